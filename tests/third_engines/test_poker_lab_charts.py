@@ -277,3 +277,29 @@ def test_a_value_read_as_the_joker_is_a_joker_hand_paid_by_the_multiplier(runs):
     assert judged == _audit(manifest["play"], manifest["pools"][0], table)
     assert [judged[i][1] for i in range(3)] == [400, 400, 400]
     assert judged[0][0].startswith("hand: a code out of range in hand_card_0; its wins")
+
+
+UNREADABLE: list[tuple[str, Callable[[dict], None]]] = [  # section 3's entries step 4 cannot read
+    ("five_of_a_kind true", lambda e: e.update(five_of_a_kind=True)),
+    ("joker_multiplier 1", lambda e: e.update(joker_multiplier=1)),
+    ("joker_multiplier 11", lambda e: e.update(joker_multiplier=11)),
+    ("joker_multiplier a string", lambda e: e.update(joker_multiplier="2")),
+    ("both without the JOKER", lambda e: e.update(joker=False, deck="standard-52")),
+    ("a pair line of no pair", lambda e: e["chart"][-1].update(hand="elevens_or_better")),
+    ("two pair lines", lambda e: e["chart"].append({"hand": "aces_or_better", "prize": "2"})),
+    ("five of a kind charted without it", lambda e: e["chart"].insert(0, {"hand": "five_of_a_kind",
+                                                                          "prize": "5000"})),
+]
+
+
+@pytest.mark.parametrize(("what", "edit"), UNREADABLE, ids=[u[0] for u in UNREADABLE])
+def test_an_entry_section_3_calls_unreadable_fails_step_4_judging_no_row(runs, tmp_path, what, edit):
+    folder = tmp_path / "r"
+    folder.mkdir()
+    for f in runs["oh_joker_poker"].iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    manifest = _manifest(folder)
+    edit(manifest["play"]["areas"][0])
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    status, text = against_audit.layouts(folder)
+    assert (status, "unreadable" in text, "layout(s)" in text) == ("fail", True, False), text
