@@ -43,6 +43,7 @@ SEED = bytes(range(32))
 # else the style beside key_number_match (whose cost is known from its own row).
 EXAMPLES = {
     "key_number_match": "hit_50", "match_n": "cash_explosion", "add_up": "bank_roll",
+    "blackjack": "pa_blackjack_10",
     "area_match": "lucky_reels_areas", "bingo": "bingo_bonanza", "bonus_reveal": "true_north",
     "cards": "iowa_full_of_300s", "crossword": "granite_state_money_puzzle", "lines": "tic_tac_cash",
     "maze": "arrow_maze", "poker_hand": "poker_lotto_instant", "prize_box": "lucky_pairs",

@@ -31,6 +31,7 @@ MAX_INT_DIGITS = 30  # the largest figure of a manifest (a prize cost in cents) 
 MAX_DIGIT_RUN = 1000
 MAX_POOL_TICKETS = 10_000_000  # a manifest's pool, as poolgen's spec loader bounds it
 MAX_POOLS = 64
+MAX_TICKET_SPOTS = 1024  # a printed ticket's spots, all areas, as poolgen's spec loader bounds them
 MAX_TIERS = 256
 
 READABLE_SECRET_FLAG = "--allow-readable-secret"

@@ -20,6 +20,7 @@ __all__ = ["SPOTS", "cell_numbers", "spot_codes", "spot_lists"]
 
 SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "add_up": (("_spot_", ("numbers",)), ("_prize_", ("prizes",))),
+    "blackjack": (("_dealer_", ("dealer_totals",)), ("_card_", ("numbers",)), ("_prize_", ("prizes",))),
     "bingo": (("_call_", ("numbers",)), ("_card#_", ("numbers",))),  # card k's: `_card<k>_`, k < cards
     "bonus_reveal": (("_spot_", ("pictures", "prizes")),),
     "cards": (("_yours_", ("cards",)), ("_dealer_", ("cards",)), ("_community_", ("cards",)),

@@ -200,3 +200,29 @@ def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
         return win
     r.get(w, "shows", where, dict)  # not a table: refused as such
     raise r.fail(f"{where}.shows", "only a win-all win (how = \"all\") pins the prizes its area shows")
+
+
+# styles whose PRIZE boxes show a prize drawn in proportion to the area's wins (each contract, section 7)
+DRAWN_PRIZES = frozenset({"prize_box", "cards", "add_up", "yours_beats_theirs"})
+
+
+def refuse_unshown_prizes(r: Reader, doc: Mapping[str, Any], areas: Sequence[Area],
+                          wins: Mapping[str, Sequence[Win]]) -> None:
+    """A prize symbol no tier wins in a group only areas of DRAWN_PRIZES with wins name: no ticket would
+    show it or pay it, a symbol nothing uses (docs/new-game.md, section 1). An area of those styles
+    without a win shows every prize (each weighs 1), as any other style naming the group may."""
+    won = {(w.area, w.prize.code) for ws in wins.values() for w in ws}
+    drawn: dict[str, set[str]] = {}  # group -> the codes its drawn areas' wins show
+    shown: set[str] = set()  # groups some area may show whatever the wins
+    for area, raw in zip(areas, doc["areas"], strict=True):
+        listed = {code for a, code in won if a == area.id}
+        if area.style in DRAWN_PRIZES and listed:
+            drawn.setdefault(raw["prizes"], set()).update(listed)
+        else:
+            shown |= {v for k, v in raw.items() if k not in ("id", "style") and isinstance(v, str)}
+    for i, s in enumerate(doc["symbols"]):
+        group, code = s.get("group"), s.get("code")
+        if group in drawn and group not in shown and code not in drawn[group]:
+            raise r.fail(f"symbols[{i}]", f"not used: no tier wins {code!r} and no area shows it (a "
+                                          f"PRIZE of {', '.join(sorted(DRAWN_PRIZES))} shows the prizes its "
+                                          "area's tiers win)")

@@ -33,7 +33,7 @@ from poolgen.limits import (
     MAX_TICKET_SPOTS,
     VIRN_DIGITS,
 )
-from poolgen.loader.areas import NAME, AreaContext, read_areas, read_tiers
+from poolgen.loader.areas import NAME, AreaContext, read_areas, read_tiers, refuse_unshown_prizes
 from poolgen.loader.bounds import bound_pools, bound_sizes
 from poolgen.loader.currency import amounts_as_printed
 from poolgen.loader.packs import read_packs
@@ -138,6 +138,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         unpaid = getattr(area.module, "unpaid_field", lambda *_: None)(area.params, listed)
         if unpaid:
             raise r.fail(f"areas[{i}].{unpaid[0]}", f"not used: {unpaid[1]}")
+    refuse_unshown_prizes(r, doc, areas, wins)
     _told_apart(r, areas)  # after `not used`: a symbol no ticket shows misleads no one
     # a split pool's counts are drawn: its parameters proved for its fewest and its most (read_packs)
     most = tuple(_rounded_up(p, tiers, printed.order_tickets) for p in pools) if printed.split else ()

@@ -3,7 +3,7 @@ gives (`style = "..."`).
 
 - Area styles (`AREA_STYLES`): a printed ticket is a list of play areas, each of one of these
   (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword, symbol_count,
-  prize_box, lines, yours_beats_theirs, add_up, cards, poker_hand, bingo, maze,
+  prize_box, lines, yours_beats_theirs, add_up, blackjack, cards, poker_hand, bingo, maze,
   ticket_multiplier (a BONUS box whose symbol multiplies every other win of the ticket).
 - Ticket-wide styles (`TICKET_STYLES`): an eInstant share laid out and paid by one style that
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
@@ -22,6 +22,7 @@ from typing import Any
 from poolgen.game.play import AreaStyle, ShownPrizes, TicketStyle
 from poolgen.styles import (
     add_up,
+    blackjack,
     bonus_reveal,
     cards,
     key_number_all,
@@ -54,6 +55,7 @@ _PRIZE_BOX: AreaStyle[prize_box.Params] = prize_box
 _LINES: AreaStyle[lines.Params] = lines
 _YOURS_BEATS_THEIRS: AreaStyle[yours_beats_theirs.Params] = yours_beats_theirs
 _ADD_UP: AreaStyle[add_up.Params] = add_up
+_BLACKJACK: AreaStyle[blackjack.Params] = blackjack
 _CARDS: AreaStyle[cards.Params] = cards
 _POKER_HAND: AreaStyle[poker_hand.Params] = poker_hand
 _BINGO: AreaStyle[bingo.Params] = bingo
@@ -77,6 +79,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "maze": _MAZE,
     "ticket_multiplier": _TICKET_MULTIPLIER,
     "poker_hand": _POKER_HAND,
+    "blackjack": _BLACKJACK,
 }
 # The area styles whose wins may pin the prizes the area shows (a tier's `shows`): a spec's `shows`
 # on a win of any other style is refused by the loader.

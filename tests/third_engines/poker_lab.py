@@ -1,10 +1,11 @@
 """A third engine for the two card mechanics of poker hands, written as an outside test lab would, from
 docs/styles/poker_hand.md, docs/styles/cards.md (`deal = "hold_em"`, and `"five"`) and docs/styles/play.md
-alone: a hand's RANK (the JOKER the best of what it may stand for), a five-card hand's standard value
-(cards.md section 5) and the best five of seven, the deck's hands counted per RANK from rank multisets
-(an independent count of poker_hand.md section 9), and a pool row judged from the manifest's `play` entry:
-its wins, what it pays and every reason it is illegal, worded as the contracts word them. It imports
-neither poolgen nor audit."""
+alone: a hand's RANK (the JOKER the best of what it may stand for; the one-pair line any pair's; with
+`five_of_a_kind = false` no five of a kind), a five-card hand's standard value (cards.md section 5) and
+the best five of seven, the deck's hands counted per RANK from rank multisets (an independent count of
+poker_hand.md section 9), and a pool row judged from the manifest's `play` entry: its wins (by
+`joker_multiplier` for a hand showing the JOKER), what it pays and every reason it is illegal, worded as
+the contracts word them. It imports neither poolgen nor audit."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from typing import Any
 
 RANKS = ("five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
          "straight", "three_of_a_kind", "two_pair", "jacks_or_better", "none")
+PAIRS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens",
+         "kings", "aces")  # the one-pair line `<pair>_or_better` names the lowest pair it pays: rank 0..12
+JACKS = 9
 JOKER = 52
 FACES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = "CDHS"
@@ -39,9 +43,20 @@ def _in_sequence(ranks: Sequence[int]) -> bool:
     return len(distinct) == 5 and (max(distinct) - min(distinct) == 4 or distinct == WHEEL)
 
 
-def plain_rank(ranks: Sequence[int], suits: Sequence[int]) -> str:
-    """poker_hand.md section 5's table, first row that the five cards (ranks 0..12, suits 0..3) are;
-    cards may repeat (an illegal row's) and rank as their ranks and suits say."""
+def pair_line(low: int) -> str:
+    """The one-pair RANK of a chart whose lowest pair paid is of rank `low` (9: `jacks_or_better`)."""
+    return f"{PAIRS[low]}_or_better"
+
+
+def place(name: str) -> int:
+    """A RANK's place in section 5's table, best first (any pair's line the tenth)."""
+    return JACKS if name.endswith("_or_better") else RANKS.index(name)
+
+
+def plain_rank(ranks: Sequence[int], suits: Sequence[int], low: int = JACKS) -> str:
+    """poker_hand.md section 5's table, first row that the five cards (ranks 0..12, suits 0..3) are, the
+    one-pair line paying a pair of rank `low` or higher; cards may repeat (an illegal row's) and rank as
+    their ranks and suits say."""
     counts = Counter(ranks)
     shape = sorted(counts.values(), reverse=True)
     suited = len(set(suits)) == 1
@@ -63,37 +78,53 @@ def plain_rank(ranks: Sequence[int], suits: Sequence[int]) -> str:
         return "three_of_a_kind"
     if shape[:2] == [2, 2]:
         return "two_pair"
-    if shape[0] == 2 and max(r for r, n in counts.items() if n == 2) >= 9:
-        return "jacks_or_better"
+    if shape[0] == 2 and max(r for r, n in counts.items() if n == 2) >= low:
+        return pair_line(low)
     return "none"
 
 
 def best(names: Iterable[str]) -> str:
-    return min(names, key=RANKS.index)
+    return min(names, key=place)
 
 
-def rank(cards: Sequence[int]) -> str:
+def rank(cards: Sequence[int], low: int = JACKS, five: bool = True) -> str:
     """The RANK of five card codes (52 the JOKER): wild at its first showing, every other JOKER an `AS`;
-    the wild one the best of the 52 cards of the standard deck in its place, one the hand shows included."""
+    the wild one the best of the 52 cards of the standard deck in its place, one the hand shows included;
+    with `five` false (a spec's `five_of_a_kind = false`) a five_of_a_kind so found is four_of_a_kind."""
     if JOKER not in cards:
-        return plain_rank([c // 4 for c in cards], [c % 4 for c in cards])
-    wild = list(cards).index(JOKER)
-    rest = [51 if c == JOKER else c for i, c in enumerate(cards) if i != wild]
-    return best(plain_rank([c // 4 for c in rest + [s]], [c % 4 for c in rest + [s]]) for s in range(52))
+        name = plain_rank([c // 4 for c in cards], [c % 4 for c in cards], low)
+    else:
+        wild = list(cards).index(JOKER)
+        rest = [51 if c == JOKER else c for i, c in enumerate(cards) if i != wild]
+        name = _wild(rest, low, range(52))
+    return "four_of_a_kind" if name == "five_of_a_kind" and not five else name
 
 
-def counts(joker: bool) -> dict[str, tuple[int, int]]:
+def rank_unshown(cards: Sequence[int], low: int = JACKS) -> str:
+    """section 1's other reading of `five_of_a_kind = false`, for a legal hand: the JOKER stands only for
+    a card the hand does not show (the best of the 48 others in its place)."""
+    rest = [c for c in cards if c != JOKER]
+    return _wild(rest, low, [s for s in range(52) if s not in rest])
+
+
+def _wild(rest: list[int], low: int, stands: Iterable[int]) -> str:
+    """The best RANK of the four cards `rest` and the JOKER standing for each card of `stands`."""
+    return best(plain_rank([c // 4 for c in [*rest, s]], [c % 4 for c in [*rest, s]], low) for s in stands)
+
+
+def counts(joker: bool, low: int = JACKS, five: bool = True) -> dict[str, tuple[int, int]]:
     """Per RANK: (hands of the deck, of which show the JOKER), counted from the multisets of ranks (each
-    weighed by its ways to choose suits, a flush's 4 apart), not by dealing every hand."""
-    out = {r: [0, 0] for r in RANKS}
+    weighed by its ways to choose suits, a flush's 4 apart), not by dealing every hand; the one-pair RANK
+    paying a pair of rank `low` or higher, and with `five` false five_of_a_kind counted as four_of_a_kind."""
+    out = {r: [0, 0] for r in (*RANKS[:JACKS], pair_line(low), "none")}
     for ranks in combinations_with_replacement(range(13), 5):
         ways = prod(comb(4, n) for n in Counter(ranks).values())
         if ways == 0:
             continue
         if len(set(ranks)) == 5:
-            out[plain_rank(ranks, [0] * 5)][0] += 4
+            out[plain_rank(ranks, [0] * 5, low)][0] += 4
             ways -= 4
-        out[plain_rank(ranks, [0, 1, 0, 0, 0])][0] += ways
+        out[plain_rank(ranks, [0, 1, 0, 0, 0], low)][0] += ways
     if joker:
         for four in combinations_with_replacement(range(13), 4):
             ways = prod(comb(4, n) for n in Counter(four).values())
@@ -102,7 +133,8 @@ def counts(joker: bool) -> dict[str, tuple[int, int]]:
             mixed = [0, 1, 0, 0]
             patterns = [([0] * 4, 4), (mixed, ways - 4)] if len(set(four)) == 4 else [(mixed, ways)]
             for suits, n in patterns:
-                name = best(plain_rank([*four, r], [*suits, s]) for r in range(13) for s in range(4))
+                name = best(plain_rank([*four, r], [*suits, s], low) for r in range(13) for s in range(4))
+                name = "four_of_a_kind" if name == "five_of_a_kind" and not five else name
                 out[name][0] += n
                 out[name][1] += n
     return {r: (a, b) for r, (a, b) in out.items()}
@@ -156,8 +188,15 @@ def _out_of_range(area: str, row: Row, columns: list[str], limits: list[int]) ->
     return [f"{area}: a code out of range in {', '.join(bad)}"] if bad else []
 
 
-def _win(area: str, prize: str, cents: int) -> Win:
-    return {"area": area, "how": "match", "by": 1, "prize": prize, "prize_cents": cents}
+def _win(area: str, prize: str, cents: int, by: int = 1) -> Win:
+    return {"area": area, "how": "match", "by": by, "prize": prize, "prize_cents": cents}
+
+
+def chart_pair(chart: list[dict]) -> int:
+    """The rank of the lowest pair a chart pays (section 2: its one-pair line); jacks when it pays none
+    (no pair then wins: the line is not in the chart)."""
+    lines = [c["hand"] for c in chart if c["hand"].endswith("_or_better")]
+    return PAIRS.index(lines[0].removesuffix("_or_better")) if lines else JACKS
 
 
 def poker_hand_row(entry: dict, row: Row) -> tuple[list[Win], list[str]]:
@@ -166,36 +205,42 @@ def poker_hand_row(entry: dict, row: Row) -> tuple[list[Win], list[str]]:
     columns = [f"{area}_card_{i}" for i in range(5)]
     reasons = _out_of_range(area, row, columns, [size] * 5)
     reasons += _shown_twice(area, [row[c] for c in columns], size)
-    name = rank([_read(row[c]) % size for c in columns])
+    cards = [_read(row[c]) % size for c in columns]
+    name = rank(cards, chart_pair(entry["chart"]), entry.get("five_of_a_kind", True))
     cents = {p["code"]: p["cents"] for p in entry["prizes"]}
     paid = [p["prize"] for p in entry["chart"] if p["hand"] == name]
-    wins = [_win(area, code, cents[code]) for code in paid]
+    by = entry.get("joker_multiplier", 1) if JOKER in cards else 1
+    wins = [_win(area, code, cents[code], by) for code in paid]
     return wins, reasons
 
 
 def cards_columns(entry: dict) -> tuple[list[str], list[str], list[str], list[str]]:
-    """cards.md section 4: YOUR cards, the DEALER'S, the COMMUNITY cards (none for "five"), the PRIZES."""
+    """cards.md section 4: YOUR cards, the DEALER'S (with `dealer` "shared" its one hand of 5), the
+    COMMUNITY cards (none for "five"), the PRIZES."""
     area, g = entry["id"], entry["games"]
     each = 2 if entry.get("deal", "five") == "hold_em" else 5
+    dealt = 5 if entry.get("dealer", "each") == "shared" else each * g
     community = [f"{area}_community_{i}" for i in range(5 * g)] if each == 2 else []
-    return ([f"{area}_yours_{i}" for i in range(each * g)], [f"{area}_dealer_{i}" for i in range(each * g)],
+    return ([f"{area}_yours_{i}" for i in range(each * g)], [f"{area}_dealer_{i}" for i in range(dealt)],
             community, [f"{area}_prize_{i}" for i in range(g)])
 
 
 def cards_row(entry: dict, row: Row) -> tuple[list[Win], list[str]]:
-    """cards.md section 6: each game's win and the area's reasons, rule order."""
+    """cards.md section 6: each game's win and the area's reasons, rule order (with `dealer` "shared" every
+    game's YOUR HAND against the one DEALER'S HAND)."""
     area, g, prizes = entry["id"], entry["games"], entry["prizes"]
     yours, dealer, community, prize = cards_columns(entry)
     deck = yours + dealer + community
     reasons = _out_of_range(area, row, deck + prize, [52] * len(deck) + [len(prizes)] * g)
     reasons += _shown_twice(area, [row[c] for c in deck], 52)
-    each = len(yours) // g
+    each, shared = len(yours) // g, entry.get("dealer", "each") == "shared"
     wins = []
     for game in range(g):
         def hand(cols: list[str], n: int, at: int = game) -> list[int]:
             return [_read(row[c]) % 52 for c in cols[n * at:n * at + n]]
         board = hand(community, 5)
-        mine, theirs = best_of(hand(yours, each) + board), best_of(hand(dealer, each) + board)
+        theirs_dealt = hand(dealer, each, 0 if shared else game)
+        mine, theirs = best_of(hand(yours, each) + board), best_of(theirs_dealt + board)
         if mine > theirs or (mine == theirs and entry["ties"] == "win"):
             p = prizes[min(max(_read(row[prize[game]]), 0), len(prizes) - 1)]
             wins.append(_win(area, p["code"], p["cents"]))

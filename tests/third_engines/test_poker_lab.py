@@ -3,9 +3,9 @@ play.md alone) against audit and poolgen: the deck's hands per RANK (poker_hand.
 own way; every one of the 2,598,960 five-card hands, and of the 270,725 showing the JOKER, ranked as audit
 ranks it; every hand of the 53-card deck of the RANK poker_hand's generator draws it under; all 2,598,960
 ordered by cards.md section 5 as audit and poolgen order them; hold 'em's best five of seven compared as
-audit compares them; and every row of real runs (Poker Lotto Instant Win, Hold 'Em Poker and the
-five-card Poker Showdown cut small, and a JOKER game whose chart stops at three of a kind), untouched,
-tampered by hand and tampered at random, judged as audit's step 4 judges it."""
+audit compares them; and every row of real runs (Poker Lotto Instant Win, Hold 'Em Poker, the five-card
+Poker Showdown and Poker Night's shared dealer cut small, and a JOKER game whose chart stops at three of a
+kind), untouched, tampered by hand and tampered at random, judged as audit's step 4 judges it."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import against_audit
 from tests.third_engines import poker_lab as lab
 
-GAMES = {"poker_lotto_instant": 5460, "holdem_poker": 600, "joker": 1200, "poker_showdown": 3000}
+GAMES = {"poker_lotto_instant": 5460, "holdem_poker": 600, "joker": 1200, "poker_showdown": 3000,
+         "poker_night": 600}
 CHART = lab.RANKS[:8]  # five of a kind down to three of a kind: two pair and a pair of jacks lose
 
 
@@ -215,6 +216,11 @@ TAMPERED: list[tuple[str, str, Callable[[dict], dict], str]] = [
     ("holdem_poker", "lose", lambda r: {"deal_community_7": r["deal_yours_0"], "deal_prize_3": 7},
      "a card in two deals, a PRIZE out of range"),
     ("holdem_poker", "p5", lambda r: {"deal_dealer_0": None, "deal_community_19": 52}, "a null, a 52"),
+    ("poker_night", "lose", lambda r: {f"night_{s}_{i}": r[f"night_{t}_{i}"] for s, t in
+                                       (("yours", "dealer"), ("dealer", "yours")) for i in range(5)},
+     "the shared DEALER'S HAND swapped with YOUR HAND 0"),
+    ("poker_night", "p10", lambda r: {"night_yours_39": r["night_dealer_4"], "night_dealer_0": None,
+                                      "night_prize_7": 9}, "a dealer's card in hand 7, a null, a PRIZE out"),
 ]
 
 

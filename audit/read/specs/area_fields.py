@@ -18,6 +18,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
+from audit.read.specs.labels import refuse_label_count
 from audit.read.specs.multiplies import refuse_multiplies
 
 __all__ = ["refuse_unfit_area"]
@@ -27,6 +28,10 @@ _OPTIONAL = "optional"
 _RULES: dict[str, list[tuple[Any, ...]]] = {
     "add_up": [("games", "whole", 1, 32), ("spots", "whole", 1, 16), ("numbers", "group"),
                ("reach", "choice", ("at_least", "exactly")), ("prizes", "group"), ("target", "any")],
+    "blackjack": [("hands", "whole", 1, 16), ("hand_cards", "whole", 1, 3), ("numbers", "group"),
+                  ("points", "any"), ("dealer_totals", "group"), ("dealer_points", "any"),
+                  ("prizes", "group")],
+    # then _blackjack
     "bingo": [("cards", "whole", 1, 8), ("free", "bool"), ("calls", "whole", 1, 74), ("prizes", "group"),
               ("numbers", "group"), ("patterns", "list")],
     "bonus_reveal": [("spots", "whole", 1, None), ("prizes", "group"), ("pictures", "group"),
@@ -58,6 +63,9 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
 }
 _SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
          "dealer": '"each" or "shared"'}
+
+
+_ARROWS = ("UP", "RIGHT", "DOWN", "LEFT")  # docs/styles/maze.md, section 2: a maze's arrows, in order
 
 
 def _fail(field: str, why: str) -> UnusableInput:
@@ -288,6 +296,29 @@ def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, picture
         raise _fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
 
 
+def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    """docs/styles/blackjack.md, section 2: `points` and `dealer_points` one whole number a symbol of
+    their group, in range; at most 4096 hands a HAND can show."""
+    for key, group, low, high in (("points", "numbers", 1, 99), ("dealer_points", "dealer_totals", 0, 21)):
+        size, raw = len(_group(doc, area[group])), area[key]
+        if not isinstance(raw, list) or not all(type(v) is int for v in raw):
+            raise _fail(f"{where}.{key}", f"a list of whole numbers, one per symbol of the group "
+                                          f"{area[group]!r}")
+        if len(raw) != size:
+            raise _fail(f"{where}.{key}", f"{size} numbers for the {size} symbols of {area[group]!r}, "
+                                          f"not {len(raw)}")
+        for i, v in enumerate(raw):
+            if not low <= v <= high:
+                raise _fail(f"{where}.{key}[{i}]", f"{low}..{high}, not {v}")
+        if key == "points" and size ** area["hand_cards"] > 4096:
+            raise _fail(f"{where}.hand_cards", f"{size} symbols in {area['hand_cards']} spots make "
+                                               f"{size ** area['hand_cards']} hands; at most 4096")
+    k, points, dealer = area["hand_cards"], area["points"], area["dealer_points"]
+    if not (dealer and (k * max(points) > 21 or k * min(points) <= max(dealer))):  # a hand over 21, or low
+        raise _fail(f"{where}.dealer_points", f"no DEALER'S TOTAL lets all {area['hands']} hands lose: a "
+                                              "ticket that wins nothing here needs one")
+
+
 def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     """The rules tying a style's fields together (each contract's section 2)."""
     style = area["style"]
@@ -299,6 +330,8 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if style == "crossword" and any(len(str(s.get("code"))) != 1 or not "A" <= str(s.get("code")) <= "Z"
                                     for s in _group(doc, area["alphabet"])):
         raise _fail(f"{where}.alphabet", "the letters' codes are the capital letters A to Z")
+    if style == "maze" and [s.get("code") for s in _group(doc, area["arrows"])] != list(_ARROWS):
+        raise _fail(f"{where}.arrows", f"the 4 arrows, codes {', '.join(_ARROWS)} in that order")
     if style == "crossword" and area["letters"] > len(_group(doc, area["alphabet"])):
         raise _fail(f"{where}.letters", f"must be at most {len(_group(doc, area['alphabet']))}, got "
                                         f"{area['letters']}")
@@ -306,6 +339,8 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         _lines(doc, area, where)
     if style == "poker_hand":
         _poker_chart(doc, area, where)
+    if style == "blackjack":
+        _blackjack(doc, area, where)
     if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
         raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":
@@ -356,3 +391,4 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
     _together(doc, area, where)
     refuse_unshaped_lists(doc, area, where)
     _check(area, where, ("per_row", "whole", 1, 32, _OPTIONAL))  # docs/new-game.md (f): proofs only
+    refuse_label_count(area, where)  # then its labels, one a section (labels.py)

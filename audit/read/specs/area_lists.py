@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from audit.errors import UnusableInput
+from audit.read.specs.grids import grid_words, refuse_unfit_counts
 from audit.read.specs.money import money, sign_of
 
 __all__ = ["refuse_unshaped_lists"]
@@ -96,6 +97,7 @@ def _legend(items: object, at: str, count: str, hi: int | None, prizes: dict[str
 
 
 def _crossword(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    words = grid_words(area, where)
     colours = _list(area, "colours", where) if "colours" in area else []
     if colours and (len(colours) != len(area["grids"]) or any(c not in _COLOURS for c in colours)):
         raise _fail(f"{where}.colours", f"one colour per grid, each one of {', '.join(_COLOURS)}")
@@ -125,6 +127,7 @@ def _crossword(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
             raise _fail(f"{at}.prize", f"{bonus['prize']!r} is not one of the area's prize symbols")
     if "doubler" in area:
         _doubler(area, where)
+    refuse_unfit_counts(doc, area, where, words)
 
 
 def _doubler(area: dict[str, Any], where: str) -> None:

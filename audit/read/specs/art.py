@@ -12,14 +12,16 @@ prefix it starts with: an entry under another prefix leaves the press a spot wit
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.read.specs.model import same
 from audit.styles.spots import SPOTS
 
-__all__ = ["SpecArt", "art_spots", "spec_art"]
+__all__ = ["SpecArt", "art_spots", "refuse_bad_art", "spec_art"]
 # spot rules an area has only when its columns do (poolgen/game/spots.py): a lines area's caller and shown
 # line prizes, a bingo area's cards 5 to 8 (cards 1 to 4 are listed whether or not it has them)
 OPTIONAL = {"lines": ("_call_", "_prize_"), "bingo": tuple(f"_card{k}_" for k in range(4, 8))}
@@ -86,3 +88,36 @@ class SpecArt:
         bad = next(e for e, w in zip(entries, want, strict=True) if not same(e, w))
         return [f"print.art {bad['spots']}: symbols {[s.get('code') for s in bad['symbols']]}, spec "
                 f"{[s['code'] for s in want[said.index(bad['spots'])]['symbols']]} (each once, in its order)"]
+
+
+# docs/new-game.md, "Art references": a bare file name, 1 to 128 printable ASCII characters, no `/`, `\`,
+# `:` or `..`, not starting with `.` or a space, not ending with a space
+ART = re.compile(r"(?![. ])(?!.*\.\.)(?!.* $)[ -.0-9;-\[\]-~]{1,128}")
+
+
+def refuse_bad_art(doc: dict[str, Any]) -> None:
+    """A format-2 spec's `art` as poolgen's loader refuses it (docs/new-game.md, "Art references"): not a
+    bare file name, a group where some symbols have art and some none, two of a group naming one file
+    (compared without case)."""
+    groups: dict[str, list[tuple[int, Any]]] = {}
+    for i, s in enumerate(doc["symbols"]):
+        art = s.get("art")
+        if "art" in s and not isinstance(art, str):
+            raise UnusableInput(f"symbols[{i}].art: must be a string, not {art!r}")
+        if isinstance(art, str) and not ART.fullmatch(art):
+            raise UnusableInput(f"symbols[{i}].art: {art[:80]!r} is not an art file name (1 to 128 printable "
+                                "ASCII characters, no directory: no / \\ : or .., not starting with . or a "
+                                "space)")
+        groups.setdefault(s["group"], []).append((i, art))
+    for group, members in groups.items():
+        having = [i for i, art in members if art is not None]
+        lacking = [i for i, art in members if art is None]
+        if having and lacking:
+            raise UnusableInput(f"symbols[{lacking[0]}].art: missing: every symbol of group {group!r} has "
+                                f"art or none does (symbols[{having[0]}] has)")
+        seen: dict[str, int] = {}
+        for i, art in members:
+            other = seen.setdefault(str(art).lower(), i) if art is not None else i
+            if other != i:
+                raise UnusableInput(f"symbols[{i}].art: duplicate art {art!r} in group {group!r} "
+                                    f"(symbols[{other}] has it)")

@@ -51,6 +51,7 @@ AREA_FIELDS: dict[str, set[str]] = {
               "calls"},
     "yours_beats_theirs": {"pairs", "numbers", "prizes", "ties"},
     "add_up": {"games", "spots", "numbers", "target", "reach", "prizes"},
+    "blackjack": {"hands", "hand_cards", "numbers", "points", "dealer_totals", "dealer_points", "prizes"},
     "cards": {"games", "prizes", "ties", "deal", "dealer"},
     "bingo": {"cards", "free", "calls", "patterns", "prizes", "numbers"},
     "maze": {"rows", "cols", "arrows", "starts", "exits", "prizes"},
@@ -60,7 +61,8 @@ AREA_FIELDS: dict[str, set[str]] = {
 # an area field naming a symbol group -> the role the group takes; the fields each role reads besides group,
 # code, symbol, caption and art (docs/new-game.md)
 GROUP_ROLES = {"numbers": "numbers", "prizes": "prizes", "specials": "specials", "multipliers": "multipliers",
-               "pictures": "pictures", "arrows": "pictures", "alphabet": "letters"}
+               "pictures": "pictures", "arrows": "pictures", "alphabet": "letters",
+               "dealer_totals": "numbers"}
 ROLE_FIELDS: dict[str, set[str]] = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
                                     "multipliers": {"by"}, "pictures": set(), "letters": set()}
 DUEL_FIELDS = ("spots", "losses", "play_symbols", "beats", "multiplier_symbol", "legend",

@@ -24,7 +24,10 @@ def _whole(value: object, lo: int, hi: int) -> bool:
 def _code(layout: dict[str, Any], key: str, codes: list[str], where: str) -> str:
     value = layout.get(key)
     if value is None:
-        raise UnusableInput(f"{where}: missing field: the spec code of one of the [[symbols]]")
+        why = {"layout.wild": " (an area_match game has a wild)",
+               "layout.bonus_key": " (an area_match game has a bonus key and 1 to 8 bonus games)"}
+        raise UnusableInput(f"{where}: missing field: the spec code of one of the [[symbols]]"
+                            f"{why.get(where, '')}")
     if not isinstance(value, str) or value not in codes:
         raise UnusableInput(f"{where}: must be the code of one of the [[symbols]], not {value!r}")
     return value
@@ -58,7 +61,7 @@ def _games(layout: dict[str, Any], codes: list[str], taken: set[str]) -> None:
 def _amounts(layout: dict[str, Any]) -> None:
     listed = layout.get("amount_multipliers")
     if not isinstance(listed, list) or not listed:
-        raise UnusableInput("layout.amount_multipliers: missing: a list of the amounts an area may show")
+        raise UnusableInput("layout.amount_multipliers: missing: a list of decimal strings such as \"0.5\"")
     seen = set()
     for j, text in enumerate(listed):
         where = f"layout.amount_multipliers[{j}]"
@@ -85,7 +88,9 @@ def refuse_misshapen_match(doc: dict[str, Any]) -> None:
     play, layout = doc.get("play", {}), doc.get("layout", {})
     spots = play.get("spots_per_area")
     if not _whole(spots, 4, 6):
-        raise UnusableInput(f"play.spots_per_area: must be 4, 5 or 6, not {spots!r}")
+        raise UnusableInput(f"play.spots_per_area: must be 4, 5 or 6, not {spots!r} (with fewer a losing "
+                            "area cannot show the wild with another symbol, and no match leaves a spot for "
+                            "the first symbol shown)")
     wild = _code(layout, "wild", codes, "layout.wild")
     key = _code(layout, "bonus_key", codes, "layout.bonus_key")
     if key == wild:
@@ -95,7 +100,8 @@ def refuse_misshapen_match(doc: dict[str, Any]) -> None:
     if not isinstance(pays, list) or [m.get("count") if isinstance(m, dict) else None for m in pays] \
             != [spots - 1, spots]:
         raise UnusableInput(f"layout.match_pays: must be [{{count = {spots - 1}, times = ...}}, "
-                            f"{{count = {spots}, times = ...}}], not {pays!r}")
+                            f"{{count = {spots}, times = ...}}] (spots_per_area - 1 and spots_per_area like "
+                            f"symbols win), not {pays!r}")
     for j, m in enumerate(pays):
         if set(m) != {"count", "times"}:
             raise UnusableInput(f"layout.match_pays[{j}]: has exactly count and times, not {sorted(m)}")

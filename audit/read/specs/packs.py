@@ -16,6 +16,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
+from audit.read.codehash import CODE_HASH
 from audit.read.specs.money import money, sign_of
 
 __all__ = ["DEFAULT_RULES", "EINSTANT_RULES", "NO_BLOCKS", "PackCap", "PackRules", "PackSpacing", "for_pool",
@@ -273,10 +274,21 @@ def _coherent(doc: dict[str, Any], where: str, size: int | None, lo: int | None,
                 raise UnusableInput(f"{where}.{label}.tiers: {t!r} is no pool's tier")
 
 
+def _older(doc: dict[str, Any], field: str) -> None:
+    """A manifest without `print.packs` (or an eInstant's without `blocks`) must be of a run made before
+    manifests recorded them (2026-12-02): one whose code hash is v2 (docs/provenance.md, since 2026-12-03)
+    was made by a generator that writes them, so their absence is a deletion (docs/manifest.md)."""
+    code = (doc.get("tool") or {}).get("code")
+    if isinstance(code, dict) and code.get("algorithm") == CODE_HASH:
+        raise UnusableInput(f"manifest.json: {field}: missing (tool.code is poolgen/code/v2: the generator "
+                            f"that made the run records {field})")
+
+
 def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
     """The pack parameters a printed run's manifest records (`print.packs`), or an eInstant run's
     block parameters (`blocks`: without `shares`, the neighbour rule over the pool alone); None when
-    it records none (a run made before manifests recorded them). A malformed entry is refused."""
+    it records none (a run made before manifests recorded them: a code hash other than v2). A malformed
+    entry, or a missing one in a v2 run, is refused."""
     printed = doc.get("print")
     blocks = "blocks" in doc
     if blocks:
@@ -284,6 +296,7 @@ def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
     elif isinstance(printed, dict) and "packs" in printed:
         raw, where = printed["packs"], "manifest.json: print.packs"
     else:
+        _older(doc, "blocks" if (doc.get("game") or {}).get("kind") == "einstant" else "print.packs")
         return None
     allowed = _RECORDED - {"min_prize_cents"} | {"shares", "min_prize_times"} if blocks else _RECORDED
     alone = blocks and isinstance(raw, dict) and "shares" not in raw  # an eInstant without blocks

@@ -22,6 +22,7 @@ from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation, same
 from audit.read.specs.money import money, sign_of
 from audit.read.specs.multiplies import scaled, shown_elsewhere
+from audit.read.specs.order import refuse_unfit_order
 from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.read.specs.told_apart import refuse_look_alikes
 from audit.read.specs.unused import refuse_unpaid
@@ -100,11 +101,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
     _free_ticket_cost(doc, free)
-    if sales["first_ticket"] != 0:  # docs/pool-files.md numbers a book's tickets 0 .. per_book - 1
-        first = sales["first_ticket"]
-        raise UnusableInput(f"printed.first_ticket: {first}; every book's tickets are numbered from 000 "
-                            "(docs/pool-files.md: ticket_no is position % tickets per book), so a game whose "
-                            f"tickets start at {first:03d} cannot be printed as its regulation says")
+    refuse_unfit_order(sales)  # books and pools the loader refuses (order.py)
     per_book = sales["last_ticket"] - sales["first_ticket"] + 1
     order, size = sales["order_tickets"], sales["pool_tickets"]
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
@@ -122,8 +119,9 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         counts = []
         for i, t in enumerate(doc["tiers"]):
             if t["count"] * tickets % basis and not split:
+                even = " (printed.split = \"even\" spreads it)" if sales["counts_per"] == "order" else ""
                 raise UnusableInput(f"tiers[{i}].count: {t['count']} winners per {sales['counts_per']} do "
-                                    f"not scale exactly to a pool of {tickets}")
+                                    f"not scale exactly to a pool of {tickets}{even}")
             counts.append(t["count"] * tickets // basis)
         most = sum(-(-t["count"] * tickets // basis) for t in doc["tiers"])  # every share rounded up
         if most > tickets:
@@ -263,6 +261,7 @@ class PrintSettings:
 ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for style, keys in {
     "add_up": "games spots numbers target reach prizes",
     "bingo": "numbers cards free calls patterns prizes",
+    "blackjack": "hands hand_cards numbers points dealer_totals dealer_points prizes",
     "bonus_reveal": "spots prizes pictures most_alike",
     "cards": "games deck ranking prizes ties deal dealer",
     "poker_hand": "deck ranking chart prizes joker five_of_a_kind joker_multiplier",

@@ -16,7 +16,9 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.game_number import MAX_GAME_NUMBER
+from audit.read.limits import MAX_TICKET_SPOTS
 from audit.read.specs.area_fields import refuse_unfit_area
+from audit.read.specs.art import refuse_bad_art
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.match_layout import refuse_misshapen_match
@@ -161,6 +163,9 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str,
                 raise UnusableInput(f"{where}.{key}: must be a whole number, not {value!r}")
             if value < least:
                 raise UnusableInput(f"{where}.{key}: must be at least {least}, got {value}")
+    if type(area.get("spots")) is int and area["spots"] > MAX_TICKET_SPOTS:
+        raise UnusableInput(f"{where}.spots: {area['spots']:,} spots; a ticket has at most "
+                            f"{MAX_TICKET_SPOTS:,}")
     groups = {s.get("group") for s in doc.get("symbols", []) if isinstance(s, dict)} \
         if isinstance(doc.get("symbols"), list) else set()
     for key in GROUP_ROLES:
@@ -283,6 +288,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):  # before the areas that name their groups
             _fields(s, f"symbols[{i}]", _SYMBOL[fmt], sign)
             _unique_code(doc, i, fmt)
+        refuse_bad_art(doc)  # art.py: file names, all or none of a group, no file twice
         for i, area in enumerate(_rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")):
             _value(area, "style", f"areas[{i}]", "text", True)
             if area["style"] not in AREA_FIELDS:

@@ -19,6 +19,7 @@ __all__ = ["refuse_look_alikes"]
 SPOT_RULES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "add_up": (("_spot_", ("numbers",)), ("_prize_", ("prizes",))),
     "bingo": (("_call_", ("numbers",)),),
+    "blackjack": (("_dealer_", ("dealer_totals",)), ("_card_", ("numbers",)), ("_prize_", ("prizes",))),
     "bonus_reveal": (("_spot_", ("pictures", "prizes")),),
     "cards": (("_prize_", ("prizes",)),),
     "crossword": (("_letter_", ("alphabet",)),),

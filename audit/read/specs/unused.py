@@ -8,7 +8,8 @@ or a bingo pattern whose prize no win of the area lists; a `lines` area's printe
 crossword's `bonus` no `how = "bonus"` win wins; a multiplier symbol no win uses (`ticket_multiplier`: a
 win of its code; `match_n`: a `how = "multiplier"` win of its `by`); a `key_number_match` special symbol
 no win shows (a win shows the area's first special of its `how`, and for a multiplier of its `by`); a
-`poker_hand` chart line no win pays."""
+`poker_hand` chart line no win pays; a prize symbol no tier wins whose group only areas drawing their
+PRIZE boxes from their wins name (prize_box, cards, add_up, yours_beats_theirs)."""
 
 from __future__ import annotations
 
@@ -131,3 +132,29 @@ def refuse_unpaid(doc: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) 
             raise UnusableInput(f"areas[{i}].{exc}") from None
         if said is not None:
             raise UnusableInput(f"areas[{i}].{said[0]}: not used: {said[1]}")
+    _refuse_unshown_prizes(doc)
+
+
+# styles whose PRIZE boxes show a prize drawn in proportion to the area's wins (each contract, section 7)
+DRAWN_PRIZES = frozenset({"prize_box", "cards", "add_up", "yours_beats_theirs"})
+
+
+def _refuse_unshown_prizes(doc: dict[str, Any]) -> None:
+    """A prize symbol no tier wins in a group only areas of DRAWN_PRIZES with wins name: no ticket would
+    show or pay it (docs/new-game.md, section 1). A drawn area without a win shows every prize (each
+    weighs 1), as any other area naming the group may."""
+    won = {(w["area"], w["prize"]) for t in doc["tiers"] for w in t["wins"]}
+    drawn: dict[str, set[str]] = {}  # group -> the codes its drawn areas' wins show
+    shown: set[str] = set()  # groups some area may show whatever the wins
+    for area in doc["areas"]:
+        listed = {code for a, code in won if a == area["id"]}
+        if area["style"] in DRAWN_PRIZES and listed:
+            drawn.setdefault(area["prizes"], set()).update(listed)
+        else:
+            shown |= {v for k, v in area.items() if k not in ("id", "style") and isinstance(v, str)}
+    for i, s in enumerate(doc["symbols"]):
+        group, code = s.get("group"), s.get("code")
+        if group in drawn and group not in shown and code not in drawn[group]:
+            raise UnusableInput(f"symbols[{i}]: not used: no tier wins {code!r} and no area shows it (a "
+                                f"PRIZE of {', '.join(sorted(DRAWN_PRIZES))} shows the prizes its area's "
+                                "tiers win)")

@@ -24,6 +24,7 @@ __all__ = ["refuse_unwinnable"]
 
 # the styles whose win is the prize shown: the one `how` each takes, and what it says
 _SHOWN = {"add_up": ("match", "an add_up win is \"match\" (a game wins its prize)"),
+          "blackjack": ("match", "a blackjack win is \"match\" (a hand wins its prize)"),
           "bonus_reveal": ("reveal", "a bonus_reveal win is \"reveal\""),
           "cards": ("match", "a cards win is \"match\" (a game wins its prize)"),
           "prize_box": ("match", "a prize_box win is \"match\" (the prize its game's box shows)"),
@@ -260,7 +261,7 @@ def refuse_unwinnable(doc: dict[str, Any]) -> None:
 # of the area, or a number
 _MOST = {"symbol_count": 1, "ticket_multiplier": 1, "bonus_reveal": "spots", "prize_box": "games",
          "cards": "games", "add_up": "games", "yours_beats_theirs": "pairs", "bingo": "cards",
-         "maze": "starts", "key_number_match": "yours", "poker_hand": 1}
+         "blackjack": "hands", "maze": "starts", "key_number_match": "yours", "poker_hand": 1}
 
 
 def _crossword_twice(area: dict[str, Any], wins: list[dict[str, Any]]) -> bool:

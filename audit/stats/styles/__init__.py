@@ -30,6 +30,7 @@ _BY_STYLE: dict[object, tuple[Feature, Columns]] = {
     "yours_beats_theirs": (games.yours_beats_theirs, games.yours_beats_theirs_columns),
     "add_up": (games.add_up, games.add_up_columns),
     "cards": (games.cards, games.cards_columns),
+    "blackjack": (games.blackjack, games.blackjack_columns),
     "symbol_count": (pictures.symbol_count, pictures.symbol_count_columns),
     "lines": (pictures.lines, pictures.lines_columns),
     "bingo": (pictures.bingo, pictures.bingo_columns),

@@ -1,5 +1,5 @@
 """Step 8's features of the styles whose area is a row of games (or pairs), each winning its own
-PRIZE: prize_box, yours_beats_theirs, add_up and cards. Each contract (section 8, cards section 9)
+PRIZE: prize_box, yours_beats_theirs, add_up, cards and blackjack. Each contract (section 8, cards section 9)
 promises that a game (a pair) that does not win is drawn the same way whatever the ticket's tier:
 so among the tickets on which game g does not win, what game g shows has one distribution on winners
 and losers. Which games win is read with the style's audit engine (audit/styles/, from the same
@@ -12,6 +12,7 @@ compared; a winning game shows its win, which is not hidden.
 | yours_beats_theirs | `<id>_yours_<g>`, `<id>_theirs_<g>`, `<id>_prize_<g>` |
 | add_up | the PRIZE `<id>_prize_<g>`; each number `<id>_spot_<g*S+j>`; the game's total |
 | cards | the PRIZE `<id>_prize_<g>` (the hands are not promised: cards.md section 9) |
+| blackjack | the PRIZE `<id>_prize_<g>` (the DEALER'S TOTAL and the cards are not promised: blackjack.md 8) |
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ import polars as pl
 
 from audit.stats.styles.kinds import AreaFeatures, Get, Tests
 from audit.styles import area_engine
+from audit.styles import blackjack as audit_blackjack
 from audit.styles import cards as audit_cards
 from audit.styles.interface import Reasons
 
-__all__ = ["add_up", "add_up_columns", "cards", "cards_columns", "prize_box", "prize_box_columns",
-           "yours_beats_theirs", "yours_beats_theirs_columns"]
+__all__ = ["add_up", "add_up_columns", "blackjack", "blackjack_columns", "cards", "cards_columns",
+           "prize_box", "prize_box_columns", "yours_beats_theirs", "yours_beats_theirs_columns"]
 
 
 def _won(area: dict[str, Any], columns: list[str], get: Get) -> list[np.ndarray]:
@@ -113,3 +115,18 @@ def cards(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], ge
                      _unless(w, get(f"{aid}_prize_{g}"))) for g, w in enumerate(won)]
     return tests, [], [f"layout: {aid}: the hands: a losing game's hands depend on how many other games "
                        "the ticket wins (cards.md section 9: no promise)"]
+
+
+def blackjack_columns(area: dict[str, Any]) -> list[str]:
+    return audit_blackjack.columns(area)  # blackjack.md section 4
+
+
+def blackjack(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
+    """blackjack.md section 8: among HANDS that do not win, the PRIZE; the DEALER'S TOTAL and the cards
+    are not promised."""
+    aid = area["id"]
+    won = _won(area, blackjack_columns(area), get)
+    tests: Tests = [(f"{aid}_prize_{h} (a PRIZE) on tickets whose hand {h} does not win, against win/lose",
+                     _unless(w, get(f"{aid}_prize_{h}"))) for h, w in enumerate(won)]
+    return tests, [], [f"layout: {aid}: the DEALER'S TOTAL and the cards: drawn by how many hands the ticket "
+                       "wins (blackjack.md section 8: no promise)"]

@@ -19,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from audit.errors import VerificationError
+from audit.read.codehash import CODE_HASH_V1
 from audit.read.specs.packs import PackCap, PackRules, PackSpacing, for_pool
 from audit.steps.packs import check_neighbours, check_pack_rules
 from poolgen.cli.main import app
@@ -111,12 +112,27 @@ def test_a_manifest_claiming_other_blocks_than_the_spec_is_refused_at_step_5(bas
     assert reason in report["steps"][4]["reasons"]
 
 
+def _older(doc: dict) -> None:
+    """A manifest of a run made before eInstant manifests recorded `blocks` (before the v2 code hash)."""
+    doc.pop("blocks")
+    doc["tool"]["code"]["algorithm"] = CODE_HASH_V1
+
+
 def test_a_manifest_without_blocks_is_refused_with_a_spec_that_has_them(base, tmp_path):
-    run = _resigned(base, tmp_path, lambda doc: doc.pop("blocks"))
+    run = _resigned(base, tmp_path, _older)
     assert verify(base, run)["failed_steps"] == []  # nothing to hold the blocks to: no rule
     report = verify(base, run, base["spec"])
     assert "blocks: the manifest records no block parameters, the spec states [blocks]" in \
         report["steps"][4]["reasons"]
+
+
+def test_a_v2_manifest_with_blocks_deleted_is_refused_in_one_line(base, tmp_path):
+    """The generator that writes the v2 code hash records `blocks` in every eInstant run: a re-signed
+    manifest without it would be held to no rule at all without --spec (docs/manifest.md)."""
+    run = _resigned(base, tmp_path, lambda doc: doc.pop("blocks"))
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public)])
+    one_line(result, "poolgen", "manifest.json: blocks: missing (tool.code is poolgen/code/v2: the generator "
+             "that made the run records blocks)")
 
 
 def test_a_malformed_blocks_is_refused_in_one_line(base, tmp_path):

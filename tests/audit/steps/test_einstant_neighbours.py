@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from audit.read.codehash import CODE_HASH_V1
 from poolgen.cli.main import app
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
@@ -109,6 +110,7 @@ def test_a_manifest_without_blocks_verifies_as_before(base, tmp_path):
 
     def older(doc: dict) -> None:
         doc.pop("blocks")
+        doc["tool"]["code"]["algorithm"] = CODE_HASH_V1  # made before the v2 code hash too
         doc["spec"] = {"file": spec.name, "sha256": hashlib.sha256(spec.read_bytes()).hexdigest()}
 
     run = _resigned(base, tmp_path, base["off"], older)

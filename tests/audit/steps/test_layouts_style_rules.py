@@ -36,6 +36,17 @@ def _first_winning_pair(row: Row) -> int:
     return next(p for p in range(4) if row[f"duel_yours_{p}"] > row[f"duel_theirs_{p}"])
 
 
+_POINTS = [4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # pa_blackjack_10's cards 4 .. 10, J, Q, K, A
+_DEALER = [16, 17, 18, 19, 20, 0]  # its DEALER'S TOTALS 16 .. 20, BUST
+
+
+def _first_winning_hand(row: Row) -> int:
+    """blackjack.md section 5: the first HAND of 21 or less above the DEALER'S TOTAL."""
+    d = _DEALER[row["table_dealer_0"]]
+    return next(h for h in range(8) if d < _POINTS[row[f"table_card_{2 * h}"]]
+                + _POINTS[row[f"table_card_{2 * h + 1}"]] <= 21)
+
+
 # (game, tickets, tier, the row's new values from its stored ones, the reason from the row and them, and
 # what the row then pays where that is not its stored prize)
 Case = tuple[str, int, str, Callable[[Row], Row], Callable[[Row, Row], str], int | None]
@@ -98,6 +109,21 @@ CASES: dict[str, Case] = {
     "yours_beats_theirs: a winning pair's prize not its tier's": (
         "high_card_duel", 2400, "p2", lambda r: {f"duel_prize_{_first_winning_pair(r)}": 1},
         lambda r, v: "its wins are not its tier 'p2''s (1 win(s) paying 400 cents)", 400),
+    # blackjack.md section 6: a HAND the tier does not win never totals 21 or less above the DEALER'S
+    # TOTAL (10 + A = 21 beats every DEALER'S TOTAL, 20 and BUST included)
+    "blackjack: a loser's hand beating the dealer's total": (
+        "pa_blackjack_10", 2400, "lose",
+        lambda r: {"table_card_0": 6, "table_card_1": 10, "table_prize_0": 0},
+        lambda r, v: "its wins are not its tier 'lose''s (1 win(s) paying 100 cents)", 100),
+    # blackjack.md section 6: a winning HAND's PRIZE is the tier's prize for it ($1, not $2)
+    "blackjack: a winning hand's prize not its tier's": (
+        "pa_blackjack_10", 2400, "p2", lambda r: {f"table_prize_{_first_winning_hand(r)}": 0},
+        lambda r, v: "its wins are not its tier 'p2''s (1 win(s) paying 100 cents)", 100),
+    # blackjack.md section 5: over 21 loses (A + A = 22 in the tier's winning HAND)
+    "blackjack: a winning hand over 21": (
+        "pa_blackjack_10", 2400, "p2",
+        lambda r: {f"table_card_{2 * _first_winning_hand(r) + j}": 10 for j in range(2)},
+        lambda r, v: "its wins are not its tier 'p2''s (0 win(s) paying 0 cents)", 0),
     # bingo.md section 5, rule 1: the caller's numbers are distinct (the second call repeats the first)
     "bingo: a caller's number twice": (
         "pattern_bingo", 2400, "lose", lambda r: {"bingo_call_1": r["bingo_call_0"]},

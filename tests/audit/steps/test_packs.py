@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from audit.errors import VerificationError
+from audit.read.codehash import CODE_HASH_V1
 from audit.read.specs.packs import PackCap, PackRules, PackSpacing
 from audit.steps.packs import check_neighbours, check_pack_rules
 from poolgen.cli.main import app
@@ -176,21 +177,28 @@ def test_identical_neighbours_are_named_by_pack_and_ticket_and_the_boundary_coun
     assert info.value.reason.startswith("2 pair(s) of consecutive tickets of the pool, across packs too")
 
 
-def _resigned(base, tmp_path: Path, edit) -> Path:
+def _resigned(base, tmp_path: Path, edit, code: str | None = None) -> Path:
     run = tmp_path / "run"
     shutil.copytree(base["run"], run)
     doc = json.loads((run / "manifest.json").read_bytes())
     edit(doc["print"])
+    if code is not None:
+        doc["tool"]["code"]["algorithm"] = code
     (run / "manifest.json").write_bytes(canonical_bytes(doc))
     base["signer"].sign_run(run)
     return run
 
 
+def _older(printed: dict) -> None:
+    """A printed run made before manifests recorded `print.packs` (and so before the v2 code hash)."""
+    printed.pop("packs")
+
+
 def test_a_manifest_without_packs_keeps_the_default_neighbour_rule_without_spec(base, tmp_path):
-    """A printed run made before manifests recorded `print.packs`: without --spec, the default
-    neighbour rule (within packs) and no pack parameters; with --spec, the spec's, and step 5 says the
-    manifest records none."""
-    run = _resigned(base, tmp_path, lambda printed: printed.pop("packs"))
+    """A printed run made before manifests recorded `print.packs` (its code hash v1): without --spec,
+    the default neighbour rule (within packs) and no pack parameters; with --spec, the spec's, and step 5
+    says the manifest records none."""
+    run = _resigned(base, tmp_path, _older, code=CODE_HASH_V1)
     plain = verify(base, run, spec=False)
     assert "pool p1: no two consecutive tickets of a pack show identical play data (6 layout columns " \
            "compared)" in plain["steps"][3]["details"]
@@ -199,6 +207,17 @@ def test_a_manifest_without_packs_keeps_the_default_neighbour_rule_without_spec(
     assert given["failed_steps"] == []
     assert "the manifest records no pack parameters (a run made before manifests did): the spec's apply" \
            in given["steps"][4]["details"]
+
+
+def test_a_v2_manifest_with_print_packs_deleted_is_refused_in_one_line_with_or_without_spec(base, tmp_path):
+    """The generator that writes the v2 code hash records `print.packs` in every printed run: a re-signed
+    manifest without it would hold the packs to the default rule alone (docs/manifest.md)."""
+    run = _resigned(base, tmp_path, lambda printed: printed.pop("packs"))
+    for given in ([], ["--spec", str(base["spec"])]):
+        result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                          *given])
+        one_line(result, "poolgen", "manifest.json: print.packs: missing (tool.code is poolgen/code/v2: the "
+                 "generator that made the run records print.packs)")
 
 
 def test_a_malformed_print_packs_is_refused_in_one_line(base, tmp_path):

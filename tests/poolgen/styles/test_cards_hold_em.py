@@ -73,7 +73,8 @@ def _doc(**area: object) -> dict:
     prizes = [{"group": "pz", "code": c, "symbol": f"${c}", "value": f"{c}.00"} for c in ("1", "2")]
     base = {"id": "pk", "style": "cards", "games": 2, "prizes": "pz", "ties": "lose", "deal": "hold_em"}
     base.update(area)
-    tiers = [{"id": "t", "count": 10, "wins": [{"area": "pk", "prize": "1", "how": "match"}]}]
+    tiers = [{"id": "t", "count": 10, "wins": [{"area": "pk", "prize": "1", "how": "match"}]},
+             {"id": "t2", "count": 5, "wins": [{"area": "pk", "prize": "2", "how": "match"}]}]
     return base_doc([base], prizes, tiers, pool_tickets=100)
 
 
