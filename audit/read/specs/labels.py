@@ -2,8 +2,10 @@
 count, as poolgen's loader refuses it, naming the field: one section for bonus_reveal, match_n, maze and
 ticket_multiplier; two for symbol_count (its symbols, its legend) and poker_hand (the hand, the chart);
 a lines area's grid and prizes, and with `calls` its caller's pictures between them; one a game for
-prize_box, one a pair for yours_beats_theirs; a crossword's in grids.py. The other styles' sections
-(key_number_match, add_up, cards, bingo) are left to `check`."""
+prize_box, one a pair for yours_beats_theirs; for cards two a game (YOUR HAND, the DEALER'S), three
+with `deal = "hold_em"` (and the COMMUNITY CARDS), the DEALER'S HAND and one a game with `dealer =
+"shared"`; for blackjack the DEALER'S TOTAL and one a HAND; a crossword's in grids.py. The other styles'
+sections (key_number_match, add_up, bingo) are left to `check`."""
 
 from __future__ import annotations
 
@@ -28,6 +30,13 @@ def _sections(area: dict[str, Any]) -> int | None:
         return int(area["games"])
     if style == "yours_beats_theirs":
         return int(area["pairs"])
+    if style == "cards":
+        games = int(area["games"])
+        if area.get("dealer") == "shared":
+            return 1 + games
+        return (3 if area.get("deal") == "hold_em" else 2) * games
+    if style == "blackjack":
+        return 1 + int(area["hands"])
     return None
 
 

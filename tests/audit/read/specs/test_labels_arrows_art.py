@@ -33,6 +33,16 @@ CASES: list[tuple[str, tuple[Any, ...], object, str]] = [
      "areas[0].labels: 3 title(s) for the area's 2 section(s)"),
     ("examples/lucky_pairs", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for the area's"),
     ("examples/high_card_duel", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for the area's"),
+    # cards and blackjack (audit's reader took any count): 2 a game, 3 a hold 'em deal, the shared
+    # dealer's and 1 a game; a blackjack area's DEALER'S TOTAL and 1 a HAND
+    ("examples/poker_showdown", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for the area's 6 "
+                                                               "section(s)"),
+    ("examples/holdem_poker", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for the area's "
+                                                             "12 section(s)"),
+    ("examples/poker_night", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for the area's 9 "
+                                                            "section(s)"),
+    ("examples/pa_blackjack_10", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for the "
+                                                                "area's 9 section(s)"),
     ("examples/arrow_maze", ("symbols", 0, "code"), "NORTH",
      "areas[0].arrows: the 4 arrows, codes UP, RIGHT, DOWN, LEFT in that order"),
     ("examples/lucky_pairs", ("symbols", 0, "art"), " LP902_bell.eps",
