@@ -203,7 +203,7 @@ def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
 
 
 # styles whose PRIZE boxes show a prize drawn in proportion to the area's wins (each contract, section 7)
-DRAWN_PRIZES = frozenset({"prize_box", "cards", "add_up", "yours_beats_theirs"})
+DRAWN_PRIZES = frozenset({"prize_box", "cards", "add_up", "yours_beats_theirs", "blackjack"})
 
 
 def refuse_unshown_prizes(r: Reader, doc: Mapping[str, Any], areas: Sequence[Area],

@@ -36,6 +36,7 @@ def games(draw) -> dict:
     tiers = [{"id": f"t{i}", "count": draw(st.integers(0, tickets // 8)),
               "wins": [{"area": "bj", "prize": c, "how": "match"} for c in way]}
              for i, way in enumerate(sorted(ways))]
+    prizes = [p for p in prizes if any(p["code"] in way for way in ways)]  # an unwon prize: not used
     return base_doc([area], numbers + dealers + prizes, tiers, max_wins=3, pool_tickets=tickets,
                     per_book=per_book)
 

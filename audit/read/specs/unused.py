@@ -9,7 +9,7 @@ crossword's `bonus` no `how = "bonus"` win wins; a multiplier symbol no win uses
 win of its code; `match_n`: a `how = "multiplier"` win of its `by`); a `key_number_match` special symbol
 no win shows (a win shows the area's first special of its `how`, and for a multiplier of its `by`); a
 `poker_hand` chart line no win pays; a prize symbol no tier wins whose group only areas drawing their
-PRIZE boxes from their wins name (prize_box, cards, add_up, yours_beats_theirs)."""
+PRIZE boxes from their wins name (prize_box, cards, add_up, yours_beats_theirs, blackjack)."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def refuse_unpaid(doc: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) 
 
 
 # styles whose PRIZE boxes show a prize drawn in proportion to the area's wins (each contract, section 7)
-DRAWN_PRIZES = frozenset({"prize_box", "cards", "add_up", "yours_beats_theirs"})
+DRAWN_PRIZES = frozenset({"prize_box", "cards", "add_up", "yours_beats_theirs", "blackjack"})
 
 
 def _refuse_unshown_prizes(doc: dict[str, Any]) -> None:

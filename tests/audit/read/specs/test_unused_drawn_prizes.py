@@ -1,8 +1,9 @@
 """audit/read/specs/unused.py and poolgen/loader/areas.py: a prize symbol no tier wins, in a group only
-prize_box, cards, add_up or yours_beats_theirs areas with wins name, is refused by both readers in the
-same words: their PRIZE boxes show a prize drawn in proportion to the area's wins (each contract, section
-7), so no ticket would show or pay it (a field nothing uses). Both readers took it before. A prize won in
-another area of the group (Scrabble's 4, won in the beat area alone) stays good."""
+prize_box, cards, add_up, yours_beats_theirs or blackjack areas with wins name, is refused by both readers
+in the same words: their PRIZE boxes show a prize drawn in proportion to the area's wins (each contract,
+section 7), so no ticket would show or pay it (a field nothing uses). Both readers took it before. A
+prize won in another area of the group (Scrabble's 4, won in the beat area alone) stays good. blackjack's
+PRIZE is drawn so too (blackjack.md section 7, step 2): both readers took its unwon prize until listed."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from poolgen.loader import load_spec
 from tests.support import ROOT
 from tests.support.spec_docs import dumps
 
-WHY = "(a PRIZE of add_up, cards, prize_box, yours_beats_theirs shows the prizes its area's tiers win)"
+WHY = ("(a PRIZE of add_up, blackjack, cards, prize_box, yours_beats_theirs shows the prizes its area's "
+       "tiers win)")
 EXAMPLES = [("lucky_pairs", "prize_box", 12), ("holdem_poker", "cards", 7), ("lucky_21", "add_up", 16),
-            ("high_card_duel", "yours_beats_theirs", 19)]
+            ("high_card_duel", "yours_beats_theirs", 19), ("pa_blackjack_10", "blackjack", 29)]
 
 
 def _with_unwon_prize(name: str, tmp_path: Path) -> Path:
