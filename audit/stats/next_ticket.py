@@ -121,6 +121,24 @@ def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int,
                          "first and last losers of the books", each=each)
 
 
+JOINT = 1 << 20  # the most cells of a values x amounts table counted before it is grouped
+
+
+def _observed(value: np.ndarray, inverse: np.ndarray, bins: np.ndarray, cls: np.ndarray, k: int,
+              kinds: int) -> np.ndarray:
+    """The k x kinds table of each row's group (`bins[value]`) by its amount's class (`cls[inverse]`).
+    With few values and amounts, the rows are counted once in a values x amounts table whose cells
+    are then summed by group and class (the same integer counts, two passes over the rows fewer);
+    otherwise each row's group and class are looked up first."""
+    amounts = len(cls)
+    if len(bins) * amounts <= JOINT:
+        joint = np.bincount(value * amounts + inverse, minlength=len(bins) * amounts)
+        observed = np.zeros((k, kinds), dtype=np.int64)
+        np.add.at(observed, (np.repeat(bins, amounts), np.tile(cls, len(bins))), joint)
+        return observed
+    return np.bincount(bins[value] * kinds + cls[inverse], minlength=k * kinds).reshape(k, kinds)
+
+
 def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, rows: str,
                   counted: tuple[np.ndarray, np.ndarray] | None = None, *,
                   each: bool = False) -> Finding | None:
@@ -138,15 +156,15 @@ def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, r
     k = int(bins.max()) + 1
     if k < 2:
         return None
-    row = bins[value]
-    size = np.bincount(row, minlength=k)
+    size = np.zeros(k, dtype=np.int64)
+    np.add.at(size, bins, sizes)  # each group's rows
     least = math.ceil(MIN_EXPECTED * n / int(size.min()))
     inverse, counts = distinct_values(nxt)[1:] if counted is None else counted
     cls = top_coded_classes(counts, least)
     kinds = int(cls.max()) + 1
     if kinds < 2:
         return None
-    observed = np.bincount(row * kinds + cls[inverse], minlength=k * kinds).reshape(k, kinds)
+    observed = _observed(value, inverse, bins, cls, k, kinds)
     totals = np.bincount(cls, weights=counts, minlength=kinds)
     expected = size[:, None] * totals[None, :] / n
     x2 = float(((observed - expected) ** 2 / expected).sum())
