@@ -48,6 +48,7 @@ _SLOW = ("boundary/test_command_line_sweep.py", "end_to_end/test_heldout_example
          "poolgen/seeds/test_ceremony.py", "boundary/test_interrupts.py",
          "boundary/test_mutated_inputs.py", "poolgen/pdf/test_proofs.py",
          "poolgen/pdf/test_proof_faces.py", "audit/test_verify.py",
+         "poolgen/run/test_packs_rejected_crowded.py",
          "poolgen/run/test_packs_beside.py", "boundary/test_spec_input.py",
          "end_to_end/test_example_specs.py", "end_to_end/test_primetime_payout.py",
          "audit/steps/test_deliverables.py", "end_to_end/test_blocks_example.py",

@@ -121,6 +121,43 @@ def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int,
                          "first and last losers of the books", each=each)
 
 
+JOINT = 1 << 20  # the most cells of a codes x amounts table counted before it is grouped
+
+
+def _by_code(codes: np.ndarray, inverse: np.ndarray,
+             amounts: int) -> tuple[np.ndarray, int, np.ndarray | None, np.ndarray]:
+    """(each distinct code's row count, in code order; how many distinct codes; the distinct codes x
+    amounts table of row counts, or None where it would have more than JOINT cells; each row's code
+    index, or an empty array where the table was counted straight from the codes). Codes from 0 with a
+    table of every code up to the largest of at most JOINT cells are counted straight into it and the
+    codes no row holds dropped; others are found first (distinct_values)."""
+    lo, hi = (int(codes.min()), int(codes.max())) if codes.dtype.kind in "iu" else (-1, 0)
+    if lo >= 0 and (hi + 1) * amounts <= JOINT:
+        cells = codes.astype(np.intp, copy=False) * amounts + inverse
+        full = np.bincount(cells, minlength=(hi + 1) * amounts).reshape(hi + 1, amounts)
+        rows = full.sum(axis=1)
+        held = np.flatnonzero(rows)
+        return rows[held], len(held), full[held], codes[:0]
+    values, value, sizes = distinct_values(codes)
+    if len(sizes) * amounts > JOINT:
+        return sizes, len(values), None, value
+    joint = np.bincount(value * amounts + inverse, minlength=len(sizes) * amounts)
+    return sizes, len(values), joint.reshape(len(sizes), amounts), value
+
+
+def _observed(joint: np.ndarray | None, value: np.ndarray, inverse: np.ndarray, bins: np.ndarray,
+              cls: np.ndarray, k: int, kinds: int) -> np.ndarray:
+    """The k x kinds table of each row's group (`bins` of its code) by its amount's class (`cls`): the
+    codes x amounts table's cells summed by group and class, or without one each row's group and class
+    looked up (`value`, `inverse`) and counted."""
+    if joint is None:
+        return np.bincount(bins[value] * kinds + cls[inverse], minlength=k * kinds).reshape(k, kinds)
+    observed = np.zeros((k, kinds), dtype=np.int64)
+    rows, amounts = joint.shape
+    np.add.at(observed, (np.repeat(bins, amounts), np.tile(cls, rows)), joint.ravel())
+    return observed
+
+
 def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, rows: str,
                   counted: tuple[np.ndarray, np.ndarray] | None = None, *,
                   each: bool = False) -> Finding | None:
@@ -133,25 +170,25 @@ def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, r
     n = len(nxt)
     if not n:
         return None
-    values, value, sizes = distinct_values(codes)  # in code order
+    inverse, counts = distinct_values(nxt)[1:] if counted is None else counted
+    sizes, distinct, joint, value = _by_code(codes, inverse, len(counts))  # in code order
     bins = np.arange(len(sizes)) if each else groups(sizes, n / GROUPS)
     k = int(bins.max()) + 1
     if k < 2:
         return None
-    row = bins[value]
-    size = np.bincount(row, minlength=k)
+    size = np.zeros(k, dtype=np.int64)
+    np.add.at(size, bins, sizes)  # each group's rows
     least = math.ceil(MIN_EXPECTED * n / int(size.min()))
-    inverse, counts = distinct_values(nxt)[1:] if counted is None else counted
     cls = top_coded_classes(counts, least)
     kinds = int(cls.max()) + 1
     if kinds < 2:
         return None
-    observed = np.bincount(row * kinds + cls[inverse], minlength=k * kinds).reshape(k, kinds)
+    observed = _observed(joint, value, inverse, bins, cls, k, kinds)
     totals = np.bincount(cls, weights=counts, minlength=kinds)
     expected = size[:, None] * totals[None, :] / n
     x2 = float(((observed - expected) ** 2 / expected).sum())
     df = (k - 1) * (kinds - 1)
-    grouped = f" ({len(values)} values in code order)" if k < len(values) else ""
+    grouped = f" ({distinct} values in code order)" if k < distinct else ""
     method = (f"chi-square test of independence, {k} groups of values{grouped} x {kinds} classes of the "
               f"{what}, top-coded to classes of at least {least:,} tickets")
     return Finding(name, method, f"X2 = {x2:.1f}, df = {df:,}; {n:,} {rows}",
