@@ -3,12 +3,11 @@ loader refuses them (poolgen/styles/blackjack.py, read_area), in its order and w
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from audit.errors import UnusableInput
 
-__all__ = ["refuse_unfit_blackjack", "unshown"]
+__all__ = ["refuse_unfit_blackjack"]
 
 
 def _fail(field: str, why: str) -> UnusableInput:
@@ -47,15 +46,3 @@ def refuse_unfit_blackjack(doc: dict[str, Any], area: dict[str, Any], where: str
                                               "ticket that wins nothing here needs one")
     if max(len(_group(doc, area[g])) for g in ("numbers", "dealer_totals", "prizes")) > 255:
         raise _fail(where, "more than 255 symbols do not fit a uint8 code")
-
-
-def unshown(area: dict[str, Any], wins: int) -> str | None:
-    """Section 2: why no ticket can win `wins` (1..H) of the area's HANDS, or None: a tier needs a DEALER'S
-    TOTAL d that some k-tuple of `numbers` beats and, unless every HAND wins, some k-tuple does not."""
-    totals = [sum(t) for t in product(area["points"], repeat=area["hand_cards"])]
-    hands = area["hands"]
-    for d in area["dealer_points"]:
-        beaten = sum(1 for t in totals if d < t <= 21)
-        if beaten and (wins == hands or beaten < len(totals)):
-            return None
-    return f"no DEALER'S TOTAL lets {wins} of the {hands} hands win and the other {hands - wins} lose"

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.blackjack import unshown
 from audit.read.specs.money import money, sign_of
 from audit.read.specs.multiplies import covers
 
@@ -298,9 +297,6 @@ def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str,
         if limit is not None and len(mine) > limit:
             raise UnusableInput(f"{at}: area {area['id']!r} ({style}): {len(mine)} wins in the area; a "
                                 f"ticket wins there at most {limit} times")
-        why = unshown(area, len(mine)) if style == "blackjack" and mine else None
-        if why:  # docs/styles/blackjack.md, section 2: a tier no DEALER'S TOTAL can show
-            raise UnusableInput(f"{at}: area {area['id']!r} ({style}): {why}")
     times = [w for w in wins if w["how"] == "ticket"]
     if not times:
         return
