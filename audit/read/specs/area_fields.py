@@ -17,7 +17,6 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
-from audit.read.specs.blackjack import refuse_unfit_blackjack
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.labels import refuse_label_count
 from audit.read.specs.multiplies import refuse_multiplies
@@ -32,7 +31,7 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
     "blackjack": [("hands", "whole", 1, 16), ("hand_cards", "whole", 1, 3), ("numbers", "group"),
                   ("points", "any"), ("dealer_totals", "group"), ("dealer_points", "any"),
                   ("prizes", "group")],
-    # then blackjack.py
+    # then _blackjack
     "bingo": [("cards", "whole", 1, 8), ("free", "bool"), ("calls", "whole", 1, 74), ("prizes", "group"),
               ("numbers", "group"), ("patterns", "list")],
     "bonus_reveal": [("spots", "whole", 1, None), ("prizes", "group"), ("pictures", "group"),
@@ -297,6 +296,33 @@ def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, picture
         raise _fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
 
 
+def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    """docs/styles/blackjack.md, section 2: `points` and `dealer_points` one whole number a symbol of
+    their group, in range; at least 2 `numbers`; at most 4096 hands a HAND can show (in the order and words
+    of poolgen/styles/blackjack.py's read_area)."""
+    if len(_group(doc, area["numbers"])) < 2:
+        raise _fail(f"{where}.numbers", "at least 2 numbers: a hand must be able to win and to lose")
+    for key, group, low, high in (("points", "numbers", 1, 99), ("dealer_points", "dealer_totals", 0, 21)):
+        size, raw = len(_group(doc, area[group])), area[key]
+        if not isinstance(raw, list):
+            raise _fail(f"{where}.{key}", f"must be a list, not {raw!r}")
+        if not all(type(v) is int for v in raw):
+            raise _fail(f"{where}.{key}", f"a list of whole numbers, one per symbol of the group "
+                                          f"{area[group]!r}")
+        if len(raw) != size:
+            raise _fail(f"{where}.{key}", f"{size} numbers for the {size} symbols of {area[group]!r}, "
+                                          f"not {len(raw)}")
+        for i, v in enumerate(raw):
+            if not low <= v <= high:
+                raise _fail(f"{where}.{key}[{i}]", f"{low}..{high}, not {v}")
+        if key == "points" and size ** area["hand_cards"] > 4096:
+            raise _fail(f"{where}.hand_cards", f"{size} symbols in {area['hand_cards']} spots make "
+                                               f"{size ** area['hand_cards']} hands; at most 4096")
+    k, points, dealer = area["hand_cards"], area["points"], area["dealer_points"]
+    if not (dealer and (k * max(points) > 21 or k * min(points) <= max(dealer))):  # a hand over 21, or low
+        raise _fail(f"{where}.dealer_points", f"no DEALER'S TOTAL lets all {area['hands']} hands lose: a "
+                                              "ticket that wins nothing here needs one")
+
 
 def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     """The rules tying a style's fields together (each contract's section 2)."""
@@ -319,7 +345,7 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if style == "poker_hand":
         _poker_chart(doc, area, where)
     if style == "blackjack":
-        refuse_unfit_blackjack(doc, area, where)
+        _blackjack(doc, area, where)
     if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
         raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":

@@ -132,18 +132,6 @@ def test_one_number_is_refused_by_check_and_by_audits_reader(tmp_path):
     assert str(caught.value) == f"{tmp_path / 'g.toml'}: {message}"
 
 
-def test_more_dealers_totals_than_a_uint8_code_holds_are_refused_by_check_and_by_audits_reader(tmp_path):
-    """256 DEALER'S TOTALS (audit's reader took them; no run can store their codes)."""
-    doc = _doc(dealer_points=DEALER + [16] * 253)
-    doc["symbols"] += [{"group": "dealer", "code": f"d{i}", "symbol": f"d{i}"} for i in range(253)]
-    (tmp_path / "g.toml").write_text(dumps(doc))
-    message = "areas[0]: more than 255 symbols do not fit a uint8 code"
-    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
-    with pytest.raises(UnusableInput) as caught:
-        read_spec(tmp_path / "g.toml")
-    assert str(caught.value) == f"{tmp_path / 'g.toml'}: {message}"
-
-
 def test_more_hands_than_a_hand_can_show_are_refused_by_check_and_by_audits_reader(tmp_path):
     doc = _doc(hand_cards=3)
     doc["symbols"] += [{"group": "card", "code": f"c{c}", "symbol": f"c{c}"} for c in range(2, 16)]
