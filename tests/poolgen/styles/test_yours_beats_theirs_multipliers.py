@@ -94,6 +94,7 @@ def test_a_spec_without_multipliers_lays_out_and_enters_the_manifest_as_before()
     assert hashlib.sha256(entry).hexdigest() == HIGH_CARD_ENTRY
 
 
+YT = "tiers[0].wins[0].by: area 'yt' (yours_beats_theirs): "
 ONE = [{"group": "mx", "code": "2X", "symbol": "2X", "by": 2}]
 TWICE = [{"group": "mx", "code": c, "symbol": c, "by": 2} for c in ("2X", "DBL")]
 
@@ -106,9 +107,9 @@ TWICE = [{"group": "mx", "code": c, "symbol": c, "by": 2} for c in ("2X", "DBL")
      "areas[0].multipliers: two multiplier symbols by 2 ('2X' and 'DBL'): a win shows the first, so the "
      "other would show on losing pairs only"),
     (_doc(wins=[{"area": "yt", "prize": "1", "how": "match"}]),
-     "tiers[0].wins[0].by: area 'yt' (yours_beats_theirs): missing field (a pair's win pays by its multiplier spot: by = one of 2, 3, 5)"),
+     f"{YT}missing field (a pair's win pays by its multiplier spot: by = one of 2, 3, 5)"),
     (_doc(wins=[{"area": "yt", "prize": "1", "how": "match", "by": 4}]),
-     "tiers[0].wins[0].by: area 'yt' (yours_beats_theirs): 4 is not the by of one of the area's multipliers (2, 3, 5)"),
+     f"{YT}4 is not the by of one of the area's multipliers (2, 3, 5)"),
     (_doc(area={"multipliers": "num"}), "areas[0].multipliers: group 'num' is already used as numbers"),
 ])
 def test_multipliers_it_cannot_mean_are_refused(tmp_path, doc, message):
