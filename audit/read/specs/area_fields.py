@@ -19,7 +19,7 @@ from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.labels import refuse_label_count
-from audit.read.specs.multiplies import refuse_multiplies
+from audit.read.specs.multiplies import refuse_multiplies, refuse_pair_multipliers
 
 __all__ = ["refuse_unfit_area"]
 
@@ -59,7 +59,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
     "ticket_multiplier": [("spots", "whole", 1, 32), ("multipliers", "group"), ("pictures", "group"),
                           ("multipliers_on_losers", "bool", _OPTIONAL)],
     "yours_beats_theirs": [("pairs", "whole", 1, 32), ("numbers", "group"),
-                           ("ties", "choice", ("win", "lose")), ("prizes", "group")],
+                           ("ties", "choice", ("win", "lose")), ("prizes", "group"),
+                           ("multipliers", "group", _OPTIONAL)],
 }
 _SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
          "dealer": '"each" or "shared"'}
@@ -385,6 +386,8 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
     if style == "key_number_match":
         _key_number_match(doc, area, where, earlier)
     _together(doc, area, where)
+    if style == "yours_beats_theirs":
+        refuse_pair_multipliers(doc, area, where)
     refuse_unshaped_lists(doc, area, where)
     _check(area, where, ("per_row", "whole", 1, 32, _OPTIONAL))  # docs/new-game.md (f): proofs only
     refuse_label_count(area, where)  # then its labels, one a section (labels.py)

@@ -187,9 +187,20 @@ def _win(doc: dict[str, Any], area: dict[str, Any], how: str, by: object, code: 
     style = area["style"]
     if style in _SHOWN:
         expected, said = _SHOWN[style]
-        _prize(_codes(doc, area["prizes"]), code)
+        prize = _prize(_codes(doc, area["prizes"]), code)
         if how != expected:
             raise _Refused("how", f"how = {how!r}: {said}")
+        if style == "yours_beats_theirs" and "multipliers" in area:  # yours_beats_theirs.md section 2
+            ks = [s.get("by") for s in _codes(doc, area["multipliers"])]
+            have = ", ".join(map(str, ks))
+            if by is None:
+                raise _Refused("by", "missing field (a pair's win pays by its multiplier spot: "
+                                     f"by = one of {have})")
+            if by not in ks:
+                raise _Refused("by", f"{by} is not the by of one of the area's multipliers ({have})")
+            if prize.get("free"):
+                raise _Refused("", _NO_FREE)
+            return
         _no_by(by, "a win pays the prize shown: no `by`")
     elif style in _LISTED:
         key, listed, said = _LISTED[style]

@@ -9,7 +9,7 @@ compared; a winning game shows its win, which is not hidden.
 | style | per game (pair) g, on tickets whose game g does not win, each against win/lose |
 |---|---|
 | prize_box | the PRIZE box `<id>_prize_<g>`; each picture `<id>_spot_<g*S+j>` |
-| yours_beats_theirs | `<id>_yours_<g>`, `<id>_theirs_<g>`, `<id>_prize_<g>` |
+| yours_beats_theirs | `<id>_yours_<g>`, `<id>_theirs_<g>`, `<id>_prize_<g>` (and `<id>_mult_<g>`, if any) |
 | add_up | the PRIZE `<id>_prize_<g>`; each number `<id>_spot_<g*S+j>`; the game's total |
 | cards | the PRIZE `<id>_prize_<g>` (the hands are not promised: cards.md section 9) |
 | blackjack | the PRIZE `<id>_prize_<g>` (the DEALER'S TOTAL and the cards are not promised: blackjack.md 8) |
@@ -63,7 +63,8 @@ def prize_box(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int]
 
 
 def yours_beats_theirs_columns(area: dict[str, Any]) -> list[str]:
-    return [f"{area['id']}_{part}_{p}" for part in ("yours", "theirs", "prize") for p in range(area["pairs"])]
+    parts = ("yours", "theirs", "prize") + (("mult",) if area.get("multipliers") else ())
+    return [f"{area['id']}_{part}_{p}" for part in parts for p in range(area["pairs"])]
 
 
 def yours_beats_theirs(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int],
@@ -75,7 +76,8 @@ def yours_beats_theirs(area: dict[str, Any], play: dict[str, Any], counts: dict[
     tests: Tests = []
     for p, w in enumerate(won):
         among = f"on tickets whose pair {p} does not win, against win/lose"
-        parts = (("yours", "YOUR symbol"), ("theirs", "THEIR symbol"), ("prize", "a PRIZE"))
+        parts = (("yours", "YOUR symbol"), ("theirs", "THEIR symbol"), ("prize", "a PRIZE")) \
+            + ((("mult", "a multiplier"),) if area.get("multipliers") else ())
         tests += [(f"{aid}_{part}_{p} ({what}) {among}", _unless(w, get(f"{aid}_{part}_{p}")))
                   for part, what in parts]
     return tests, [], []
