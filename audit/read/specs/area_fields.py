@@ -295,6 +295,8 @@ def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, picture
 def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     """docs/styles/blackjack.md, section 2: `points` and `dealer_points` one whole number a symbol of
     their group, in range; at most 4096 hands a HAND can show."""
+    if len(_group(doc, area["numbers"])) < 2:
+        raise _fail(f"{where}.numbers", "at least 2 numbers: a hand must be able to win and to lose")
     for key, group, low, high in (("points", "numbers", 1, 99), ("dealer_points", "dealer_totals", 0, 21)):
         size, raw = len(_group(doc, area[group])), area[key]
         if not isinstance(raw, list) or not all(type(v) is int for v in raw):
