@@ -1,8 +1,10 @@
 """audit/read/specs: blackjack specs poolgen's loader refuses (docs/styles/blackjack.md, section 2), which
 audit's reader took until a third engine's sweep of hostile specs found them: a `numbers` group of one
 symbol (the table's "at least 2"), and a tier no DEALER'S TOTAL can show ("check proves every tier can be
-shown": W(d) > 0 for w > 0, L(d) > 0 for w < H). `verify --spec` then held a run to a spec no generation
-could have used. Both refuse them now, naming the same field in the same words, and `poolgen check` in
+shown": W(d) > 0 for w > 0, L(d) > 0 for w < H); `verify --spec` then held a run to a spec no generation
+could have used. And one both refused naming different fields: the prizes' group named as `numbers` or
+`dealer_totals` with a list of another length (audit named the group's second role, the loader the list
+it reads first). Both refuse them now, naming the same field in the same words, and `poolgen check` in
 one line, exit 2."""
 
 from __future__ import annotations
@@ -34,7 +36,16 @@ def _doc(points: list[int], dealer: list[int], wins: tuple[int, int] = (1, 2), c
 
 NONE = ("tiers[0].wins: area 'bj' (blackjack): no DEALER'S TOTAL lets {} of the 2 hands win and the "
         "other {} lose")
+def _prize_group_as(key: str) -> dict:
+    doc = _doc([5, 10, 11], [15, 20, 0])
+    doc["areas"][0][key] = "pz"
+    doc["symbols"] = [s for s in doc["symbols"] if s["group"] != {"numbers": "card"}.get(key, "dealer")]
+    return doc
+
+
 CASES = [
+    (_prize_group_as("numbers"), "areas[0].points: 2 numbers for the 2 symbols of 'pz', not 3"),
+    (_prize_group_as("dealer_totals"), "areas[0].dealer_points: 2 numbers for the 2 symbols of 'pz', not 3"),
     (_doc([5], [15, 20, 0], cards=1), "areas[0].numbers: at least 2 numbers: a hand must be able to win and "
                                       "to lose"),
     (_doc([5, 10, 11], [15, 20, 0], cards=1), "areas[0].numbers: at least 2 numbers: a hand must be able to "
