@@ -339,6 +339,9 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         _lines(doc, area, where)
     if style == "poker_hand":
         _poker_chart(doc, area, where)
+    groups = ("numbers", "dealer_totals", "prizes")  # blackjack's, in section 4's uint8 columns
+    if style == "blackjack" and max(len(_group(doc, area[g])) for g in groups) > 255:
+        raise _fail(where, "more than 255 symbols do not fit a uint8 code")
     if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
         raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":

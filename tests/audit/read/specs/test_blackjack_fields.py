@@ -43,7 +43,18 @@ def _prize_group_as(key: str) -> dict:
     return doc
 
 
+def _many(group: str) -> dict:
+    """256 symbols in `group` (cards of one card a HAND worth 18, or DEALER'S TOTALS of 15): one more than a
+    uint8 code holds."""
+    doc = _doc([5, 10, 11], [15, 20, 0], hand_cards=1 if group == "card" else 2)
+    doc["symbols"] += [{"group": group, "code": f"m{i}", "symbol": f"M{i}"} for i in range(256 - 3)]
+    doc["areas"][0]["points" if group == "card" else "dealer_points"] += [18 if group == "card" else 15] * 253
+    return doc
+
+
 CASES = [
+    (_many("card"), "areas[0]: more than 255 symbols do not fit a uint8 code"),
+    (_many("dealer"), "areas[0]: more than 255 symbols do not fit a uint8 code"),
     (_prize_group_as("numbers"), "areas[0].points: 2 numbers for the 2 symbols of 'pz', not 3"),
     (_prize_group_as("dealer_totals"), "areas[0].dealer_points: 2 numbers for the 2 symbols of 'pz', not 3"),
     (_doc([5], [15, 20, 0], cards=1), "areas[0].numbers: at least 2 numbers: a hand must be able to win and "
