@@ -95,8 +95,8 @@ def test_section_7_drawn_again_from_the_seed_is_the_pools_layout_byte_for_byte(r
 
 
 def test_the_other_reading_of_step_1_no_permutation_for_a_loser_is_not_the_pools(runs):
-    """What the contract said before 2026-12-05 left open: a tier of no wins draws `row_permutations(H)`
-    all the same. Drawn without it, the pool's layout is not the generator's."""
+    """What the contract left open until 2026-12-05 (section 7 now says it): a tier of no wins draws
+    `row_permutations(H)` all the same. Drawn without it, the pool's layout is not the generator's."""
     manifest = json.loads((runs["three_cards"] / "manifest.json").read_text())
     play = manifest["play"]
     wins = {t["id"]: [w["prize"] for w in t["wins"]] for t in play["tiers"]}
