@@ -293,10 +293,14 @@ def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, picture
         raise _fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
 
 
-def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
     """docs/styles/blackjack.md, section 2: `points` and `dealer_points` one whole number a symbol of
     their group, in range; at most 4096 hands a HAND can show."""
+    _roles(area, where, earlier, "numbers")
+    if len(_group(doc, area["numbers"])) < 2:
+        raise _fail(f"{where}.numbers", "at least 2 numbers: a hand must be able to win and to lose")
     for key, group, low, high in (("points", "numbers", 1, 99), ("dealer_points", "dealer_totals", 0, 21)):
+        _roles(area, where, earlier, group)
         size, raw = len(_group(doc, area[group])), area[key]
         if not isinstance(raw, list) or not all(type(v) is int for v in raw):
             raise _fail(f"{where}.{key}", f"a list of whole numbers, one per symbol of the group "
@@ -336,8 +340,9 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         _lines(doc, area, where)
     if style == "poker_hand":
         _poker_chart(doc, area, where)
-    if style == "blackjack":
-        _blackjack(doc, area, where)
+    groups = ("numbers", "dealer_totals", "prizes")  # blackjack's, in section 4's uint8 columns
+    if style == "blackjack" and max(len(_group(doc, area[g])) for g in groups) > 255:
+        raise _fail(where, "more than 255 symbols do not fit a uint8 code")
     if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
         raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":
@@ -350,14 +355,15 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
             raise _fail(f"{where}.legend", "missing field")
 
 
-def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
+def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]], through: str = "") -> None:
     """Each symbol group takes one role (docs/new-game.md, section 1: numbers, prizes, specials,
-    multipliers, pictures, letters), whichever areas name it."""
+    multipliers, pictures, letters), whichever areas name it; `through`: the area's groups up to that key."""
     roles: dict[str, str] = {}
     for a in [*earlier, area]:
         style = str(a.get("style"))
         order = [r[0] for r in _RULES.get(style, []) if r[1] == "group"]  # the style's reading order
         order += ["prizes", "specials"] if style == "key_number_match" else []
+        order = order[:order.index(through) + 1] if a is area and through else order
         for key in order:
             group = a.get(key)
             if not isinstance(group, str):
@@ -382,6 +388,8 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
         _check(area, where, rule)
     if style == "ticket_multiplier":
         refuse_multiplies(area, where, earlier)
+    if style == "blackjack":  # its groups' roles as the loader reads them, between its lists
+        _blackjack(doc, area, where, earlier)
     _roles(area, where, earlier)
     if style == "key_number_match":
         _key_number_match(doc, area, where, earlier)

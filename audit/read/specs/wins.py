@@ -287,6 +287,17 @@ def _crossword_twice(area: dict[str, Any], wins: list[dict[str, Any]]) -> bool:
     return len(grids) != len(set(grids)) or sum(w["how"] == "bonus" for w in wins) > 1
 
 
+def _dealt(area: dict[str, Any], w: int) -> bool:
+    """docs/styles/blackjack.md, section 2: some DEALER'S TOTAL d lets w of the H HANDS win and the rest
+    lose: W(d) > 0 (a k-tuple of totals 21 or less above d) and, when w < H, L(d) > 0."""
+    k, totals = area["hand_cards"], {0}
+    for _ in range(k):
+        totals = {t + p for t in totals for p in area["points"]}
+    every = w == area["hands"]
+    return any(any(d < t <= 21 for t in totals) and (every or any(not d < t <= 21 for t in totals))
+               for d in area["dealer_points"])
+
+
 def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str, dict[str, Any]],
                at: str) -> None:
     """A tier's wins together (docs/styles/play.md; each contract's section 2): at most `max_wins` (a
@@ -308,6 +319,10 @@ def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str,
         if limit is not None and len(mine) > limit:
             raise UnusableInput(f"{at}: area {area['id']!r} ({style}): {len(mine)} wins in the area; a "
                                 f"ticket wins there at most {limit} times")
+        if style == "blackjack" and mine and not _dealt(area, len(mine)):
+            h, n = area["hands"], len(mine)
+            raise UnusableInput(f"{at}: area {area['id']!r} (blackjack): no DEALER'S TOTAL lets {n} of the "
+                                f"{h} hands win and the other {h - n} lose")
     times = [w for w in wins if w["how"] == "ticket"]
     if not times:
         return
