@@ -36,6 +36,7 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "symbol_count": (("_spot_", ("pictures",)),),
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
     "yours_beats_theirs": (("_yours_", ("numbers",)), ("_theirs_", ("numbers",)), ("_prize_", ("prizes",))),
+    "keno": (("_win_", ("numbers",)), ("_spot_", ("numbers",))),
 }
 
 

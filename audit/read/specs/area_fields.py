@@ -37,6 +37,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
               ("deal", "choice", ("five", "hold_em"), _OPTIONAL)],
     "crossword": [("alphabet", "group"), ("letters", "whole", 1, None), ("grids", "list"),
                   ("prizes", "group")],
+    "keno": [("winning", "whole", 1, None), ("numbers", "group"), ("prizes", "group"), ("games", "list"),
+             ("key", "list")],
     "key_number_match": [("numbers", "group")],  # then _key_number_match
     "lines": [("rows", "whole", 1, None), ("cols", "whole", 1, None), ("pictures", "group"),
               ("symbol", "text", _OPTIONAL), ("lines", "list"), ("prizes", "group")],  # then _lines
