@@ -12,6 +12,7 @@ compared; a winning game shows its win, which is not hidden.
 | yours_beats_theirs | `<id>_yours_<g>`, `<id>_theirs_<g>`, `<id>_prize_<g>` |
 | add_up | the PRIZE `<id>_prize_<g>`; each number `<id>_spot_<g*S+j>`; the game's total |
 | cards | the PRIZE `<id>_prize_<g>` (the hands are not promised: cards.md section 9) |
+| keno | the WINNING NUMBERS `<id>_win_<i>`, the smallest, the set (classifier); not the games (keno.md 8) |
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from audit.styles import area_engine
 from audit.styles import cards as audit_cards
 from audit.styles.interface import Reasons
 
-__all__ = ["add_up", "add_up_columns", "cards", "cards_columns", "prize_box", "prize_box_columns",
+__all__ = ["add_up", "add_up_columns", "cards", "cards_columns", "keno", "keno_columns", "prize_box",
+           "prize_box_columns",
            "yours_beats_theirs", "yours_beats_theirs_columns"]
 
 
@@ -113,3 +115,18 @@ def cards(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], ge
                      _unless(w, get(f"{aid}_prize_{g}"))) for g, w in enumerate(won)]
     return tests, [], [f"layout: {aid}: the hands: a losing game's hands depend on how many other games "
                        "the ticket wins (cards.md section 9: no promise)"]
+
+
+def keno_columns(area: dict[str, Any]) -> list[str]:
+    return [f"{area['id']}_win_{i}" for i in range(area["winning"])]
+
+
+def keno(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
+    """keno.md section 8: the WINNING NUMBERS (each, the smallest, the set), drawn before anything the
+    tier decides; the games are not promised."""
+    aid = area["id"]
+    win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
+    tests: Tests = [(f"{aid}_win_{i} (a WINNING NUMBER) against win/lose", w) for i, w in enumerate(win)]
+    tests.append((f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win)))
+    return tests, [(f"the set of WINNING NUMBERS of area {aid}", win)], \
+        [f"{aid}: its games (which games win, and so what the others show, is the tier's: keno.md section 8)"]
