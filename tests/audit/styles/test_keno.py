@@ -7,6 +7,7 @@ it, so those are judged on the hand tables)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -14,11 +15,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from audit.cli import app as audit_app
 from audit.styles.interface import Reasons
 from audit.styles.keno import evaluate
 from poolgen.loader import load_spec
 from tests.support import SPECS
+from tests.support.cli import invoke
 from tests.support.layout_tamper import cli_verify, copied, replace_a_row, signed_run
+from tests.support.reseal import resign
 
 # numbers 1..6 (codes 0..5), 2 WINNING NUMBERS, a game of 2 numbers and one of 3
 AREA = {"id": "k", "style": "keno", "winning": 2, "numbers": [str(n) for n in range(1, 7)],
@@ -119,3 +123,17 @@ def test_a_loser_showing_a_games_winning_count_fails_step_4(keno_run, tmp_path):
         f"pool p1: 1 layout(s) do not pay the stored prize: {ticket} (row {row}) pays 2000 cents, stores 0; "
         f"1 illegal layout(s): {ticket} (row {row}): its wins are not its tier 'lose''s (1 win(s) paying "
         "2000 cents)"]
+
+
+def test_a_resigned_manifest_whose_key_pays_another_prize_fails_step_5_with_the_spec(keno_run, tmp_path):
+    """Section 3 with `verify --spec`: the entry's key is the spec's (4 of 4 paying $50, not $20, would
+    have step 4 pay and judge by the manifest's key)."""
+    run = copied(keno_run, tmp_path)
+    resign(run, lambda doc: doc["play"]["areas"][0]["key"][1].update(prize="50"), keno_run["signer"])
+    result = invoke("verify", run, "--public-key", keno_run["keys"].public, "--spec",
+                    SPECS / "examples" / "ne_scratch_keno.toml", "--json", application=audit_app)
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and 5 in report["failed_steps"]
+    said = "; ".join(report["steps"][4]["reasons"])  # the run holds one book: its sizes are not the spec's
+    assert "area keno: key [{'matches': 3, 'prize': '3', 'spots': 4}, {'matches': 4, 'prize': '50', " \
+           "'spots': 4}, " in said, said
