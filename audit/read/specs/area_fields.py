@@ -17,6 +17,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
+from audit.read.specs.keno_fields import refuse_unfit_keno
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.multiplies import refuse_multiplies
 
@@ -37,8 +38,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
               ("deal", "choice", ("five", "hold_em"), _OPTIONAL)],
     "crossword": [("alphabet", "group"), ("letters", "whole", 1, None), ("grids", "list"),
                   ("prizes", "group")],
-    "keno": [("winning", "whole", 1, None), ("numbers", "group"), ("prizes", "group"), ("games", "list"),
-             ("key", "list")],
+    "keno": [("numbers", "group"), ("winning", "whole", 1, None), ("prizes", "group"), ("games", "list"),
+             ("key", "list")],  # then refuse_unfit_keno
     "key_number_match": [("numbers", "group")],  # then _key_number_match
     "lines": [("rows", "whole", 1, None), ("cols", "whole", 1, None), ("pictures", "group"),
               ("symbol", "text", _OPTIONAL), ("lines", "list"), ("prizes", "group")],  # then _lines
@@ -351,6 +352,9 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
     _roles(area, where, earlier)
     if style == "key_number_match":
         _key_number_match(doc, area, where, earlier)
+    if style == "keno":
+        refuse_unfit_keno(area, where, len(_group(doc, area["numbers"])),
+                          [str(s.get("code")) for s in _group(doc, area["prizes"])])
     _together(doc, area, where)
     refuse_unshaped_lists(doc, area, where)
     _check(area, where, ("per_row", "whole", 1, 32, _OPTIONAL))  # docs/new-game.md (f): proofs only
