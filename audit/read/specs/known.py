@@ -50,6 +50,7 @@ AREA_FIELDS: dict[str, set[str]] = {
     "lines": {"rows", "cols", "pictures", "symbol", "symbols", "lines", "prizes", "legend", "line_prizes",
               "calls"},
     "yours_beats_theirs": {"pairs", "numbers", "prizes", "ties", "multipliers"},
+    "keno": {"winning", "numbers", "prizes", "games", "key"},
     "add_up": {"games", "spots", "numbers", "target", "reach", "prizes"},
     "blackjack": {"hands", "hand_cards", "numbers", "points", "dealer_totals", "dealer_points", "prizes"},
     "cards": {"games", "prizes", "ties", "deal", "dealer"},

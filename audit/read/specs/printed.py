@@ -275,6 +275,7 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "symbol_count": "spots pictures symbol prizes legend most_alike",
     "ticket_multiplier": "spots pictures multipliers multipliers_on_losers multiplies",
     "yours_beats_theirs": "pairs numbers prizes ties multipliers",
+    "keno": "winning numbers prizes games key",
 }.items()}
 SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
 # A spec field an area may leave out, by style, with what the entry then holds (the style's contract,

@@ -35,6 +35,8 @@ _LISTED = {"symbol_count": ("legend", "one the legend lists",
            "bingo": ("patterns", "a pattern's",
                      "a bingo win is \"match\" (a card's highest pattern's prize)"),
            "maze": ("exits", "an exit's", "a maze win is \"match\" (the prize of the exit a path leaves by)"),
+           "keno": ("key", "one the key pays",
+                    "a keno win is \"match\" (the key's prize for a game's matches)"),
            "poker_hand": ("chart", "one the chart pays",
                           "a poker_hand win is \"match\" (the chart's prize for the hand)")}
 _NO_FREE = "a free ticket cannot be multiplied"
@@ -272,7 +274,8 @@ def refuse_unwinnable(doc: dict[str, Any]) -> None:
 # of the area, or a number
 _MOST = {"symbol_count": 1, "ticket_multiplier": 1, "bonus_reveal": "spots", "prize_box": "games",
          "cards": "games", "add_up": "games", "yours_beats_theirs": "pairs", "bingo": "cards",
-         "blackjack": "hands", "maze": "starts", "key_number_match": "yours", "poker_hand": 1}
+         "blackjack": "hands", "maze": "starts", "key_number_match": "yours", "poker_hand": 1,
+         "keno": "games"}
 
 
 def _crossword_twice(area: dict[str, Any], wins: list[dict[str, Any]]) -> bool:
