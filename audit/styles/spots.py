@@ -36,7 +36,9 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),
     "symbol_count": (("_spot_", ("pictures",)),),
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
-    "yours_beats_theirs": (("_yours_", ("numbers",)), ("_theirs_", ("numbers",)), ("_prize_", ("prizes",))),
+    "yours_beats_theirs": (("_yours_", ("numbers",)), ("_theirs_", ("numbers",)), ("_prize_", ("prizes",)),
+                           ("_mult_", ("multipliers",))),  # `_mult_` with `multipliers` only
+    "keno": (("_win_", ("numbers",)), ("_spot_", ("numbers",))),
 }
 
 

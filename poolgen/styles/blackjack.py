@@ -67,8 +67,8 @@ class Params:
 def _points(ctx: AreaReading, table: Mapping[str, Any], where: str, key: str, group: tuple[Symbol, ...],
             name: str, low: int, high: int) -> tuple[int, ...]:
     r = ctx.r
-    raw = r.get(table, key, where, list)
-    if not all(type(v) is int for v in raw):
+    raw = r.get(table, key, where, object)  # not a list: the contract's words (section 2), not get's
+    if not isinstance(raw, list) or not all(type(v) is int for v in raw):
         raise r.fail(f"{where}.{key}", f"a list of whole numbers, one per symbol of the group {name!r}")
     if len(raw) != len(group):
         raise r.fail(f"{where}.{key}", f"{len(group)} numbers for the {len(group)} symbols of {name!r}, "

@@ -17,6 +17,7 @@ from poolgen.game.play import (
     Groups,
     Section,
     Win,
+    WinError,
     pool_prize_mix,
     prize_entry,
     shown_prize_win,
@@ -24,9 +25,9 @@ from poolgen.game.play import (
 from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
-FIELDS: frozenset[str] = frozenset({"pairs", "numbers", "prizes", "ties"})
+FIELDS: frozenset[str] = frozenset({"pairs", "numbers", "prizes", "ties", "multipliers"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_yours_", ("numbers",)), ("_theirs_", ("numbers",)),
-                                                  ("_prize_", ("prizes",)))
+                                                  ("_prize_", ("prizes",)), ("_mult_", ("multipliers",)))
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Params:
     numbers: tuple[Symbol, ...]  # lowest rank first
     prizes: tuple[Symbol, ...]
     ties_win: bool
+    multipliers: tuple[Symbol, ...] = ()  # a multiplier spot a pair (section 9); () without the field
 
 
 def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
@@ -49,10 +51,32 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     prizes = ctx.group(table, "prizes", where, "prizes")
     if max(len(numbers), len(prizes)) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
-    return Params(pairs, numbers, prizes, ties == "win")
+    multipliers = ctx.group(table, "multipliers", where, "multipliers", required=False) or ()
+    if "multipliers" in table and len(multipliers) < 2:
+        raise r.fail(f"{where}.multipliers", "at least 2 multiplier symbols (one alone tells every pair's "
+                                             "multiplier before it is scratched)")
+    for i, s in enumerate(multipliers):
+        for x in (x for x in multipliers[:i] if x.by == s.by):
+            raise r.fail(f"{where}.multipliers", f"two multiplier symbols by {s.by} ({x.code!r} and "
+                                                 f"{s.code!r}): a win shows the first, so the other would "
+                                                 "show on losing pairs only")
+    return Params(pairs, numbers, prizes, ties == "win", multipliers)
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    if params.multipliers:
+        prize, _ = shown_prize_win(params.prizes, how, None, code, expected="match",
+                                   said="a yours_beats_theirs win is \"match\" (a pair wins its prize)",
+                                   no_by="")
+        have = ", ".join(str(s.by) for s in params.multipliers)
+        if by is None:
+            raise WinError("by", "missing field (a pair's win pays by its multiplier spot: "
+                                 f"by = one of {have})")
+        if not any(s.by == by for s in params.multipliers):
+            raise WinError("by", f"{by} is not the by of one of the area's multipliers ({have})")
+        if prize.free:
+            raise ValueError("a free ticket cannot be multiplied")
+        return prize, by
     return shown_prize_win(params.prizes, how, by, code, expected="match",
                            said="a yours_beats_theirs win is \"match\" (a pair wins its prize)",
                            no_by="a pair wins the prize shown: no `by`")
@@ -65,12 +89,16 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 
 
 def entry(params: Params) -> dict[str, Any]:
-    return {"pairs": params.pairs, "numbers": [s.code for s in params.numbers],
-            "prizes": prize_entry(params.prizes), "ties": "win" if params.ties_win else "lose"}
+    out = {"pairs": params.pairs, "numbers": [s.code for s in params.numbers],
+           "prizes": prize_entry(params.prizes), "ties": "win" if params.ties_win else "lose"}
+    if params.multipliers:
+        out["multipliers"] = [{"code": s.code, "by": s.by} for s in params.multipliers]
+    return out
 
 
 def columns(area_id: str, params: Params) -> list[str]:
-    return [f"{area_id}_{part}_{p}" for part in ("yours", "theirs", "prize") for p in range(params.pairs)]
+    parts = ("yours", "theirs", "prize") + (("mult",) if params.multipliers else ())
+    return [f"{area_id}_{part}_{p}" for part in parts for p in range(params.pairs)]
 
 
 def _outcomes(params: Params) -> tuple[np.ndarray, np.ndarray]:
@@ -88,7 +116,8 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     winning, losing = _outcomes(params)
     index = {s.code: i for i, s in enumerate(params.prizes)}
     cumulative = pool_prize_mix(params.prizes, groups, mix)
-    out = np.zeros((n, 3, p_), dtype=np.int64)
+    m = len(params.multipliers)
+    out = np.zeros((n, 4 if m else 3, p_), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
         if not k:
@@ -102,7 +131,13 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
             pair[at] = winning[integers(stream, len(winning), size=k)]
             box[at] = index[w.prize.code]
         out[rows, 0], out[rows, 1], out[rows, 2] = pair[:, :, 0], pair[:, :, 1], box
-    flat = out.reshape(n, 3 * p_).astype(np.uint8)
+        if m:  # step 5: uniform among the multipliers, then each win's pair the first of its k
+            spot = integers(stream, m, size=k * p_).reshape(k, p_)
+            for i, w in enumerate(wins):
+                spot[np.arange(k), which[:, i]] = next(j for j, s in enumerate(params.multipliers)
+                                                       if s.by == w.by)
+            out[rows, 3] = spot
+    flat = out.reshape(n, out.shape[1] * p_).astype(np.uint8)
     return {name: np.ascontiguousarray(flat[:, j]) for j, name in enumerate(columns(area_id, params))}
 
 
@@ -125,9 +160,12 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
         y = _sym(params.numbers, int(row[f"{area_id}_yours_{p}"]))
         t = _sym(params.numbers, int(row[f"{area_id}_theirs_{p}"]))
         z = _sym(params.prizes, int(row[f"{area_id}_prize_{p}"]))
-        sections.append((f"PAIR {p + 1}: YOURS BEATS THEIRS, WIN PRIZE", [
-            _cell(f"{area_id}_yours_{p}", y, "YOURS"), _cell(f"{area_id}_theirs_{p}", t, "THEIRS"),
-            _cell(f"{area_id}_prize_{p}", z, "PRIZE")]))
+        cells = [_cell(f"{area_id}_yours_{p}", y, "YOURS"), _cell(f"{area_id}_theirs_{p}", t, "THEIRS"),
+                 _cell(f"{area_id}_prize_{p}", z, "PRIZE")]
+        if params.multipliers:
+            x = _sym(params.multipliers, int(row[f"{area_id}_mult_{p}"]))
+            cells.append(_cell(f"{area_id}_mult_{p}", x, "MULTIPLIER"))
+        sections.append((f"PAIR {p + 1}: YOURS BEATS THEIRS, WIN PRIZE", cells))
     return sections
 
 
@@ -140,9 +178,14 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any],
         z = _sym(params.prizes, int(row[f"{area_id}_prize_{p}"]))
         if z is None or not (0 <= y < len(params.numbers) and 0 <= t < len(params.numbers)):
             continue
+        x = _sym(params.multipliers, int(row[f"{area_id}_mult_{p}"])) if params.multipliers else None
+        if params.multipliers and x is None:
+            continue
         if y > t or params.ties_win and y == t:
-            winning |= {f"{area_id}_{part}_{p}" for part in ("yours", "theirs", "prize")}
+            parts = ("yours", "theirs", "prize") + (("mult",) if x is not None else ())
+            winning |= {f"{area_id}_{part}_{p}" for part in parts}
             verb = "ties" if y == t else "beats"
+            times = f" x {x.by} ({x.symbol})" if x is not None else ""
             lines.append(f"{area_id}, pair {p + 1}: {params.numbers[y].symbol} {verb} "
-                         f"{params.numbers[t].symbol}: wins {fmt_cents(z.cents or 0, currency)}.")
+                         f"{params.numbers[t].symbol}: wins {fmt_cents(z.cents or 0, currency)}{times}.")
     return lines, winning

@@ -17,9 +17,11 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
+from audit.read.specs.keno_fields import refuse_unfit_keno
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.labels import refuse_label_count
-from audit.read.specs.multiplies import refuse_multiplies
+from audit.read.specs.multiplies import refuse_multiplies, refuse_pair_multipliers
+from audit.read.specs.poker_chart import refuse_unfit_chart
 
 __all__ = ["refuse_unfit_area"]
 
@@ -42,6 +44,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
               ("deal", "choice", ("five", "hold_em"), _OPTIONAL)],
     "crossword": [("alphabet", "group"), ("letters", "whole", 1, None), ("grids", "list"),
                   ("prizes", "group")],
+    "keno": [("numbers", "group"), ("winning", "whole", 1, None), ("prizes", "group"), ("games", "list"),
+             ("key", "list")],  # then refuse_unfit_keno
     "key_number_match": [("numbers", "group")],  # then _key_number_match
     "lines": [("rows", "whole", 1, None), ("cols", "whole", 1, None), ("pictures", "group"),
               ("symbol", "text", _OPTIONAL), ("lines", "list"), ("prizes", "group")],  # then _lines
@@ -51,7 +55,7 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
              ("prizes", "group"), ("exits", "list")],
     "poker_hand": [("joker", "bool", _OPTIONAL), ("five_of_a_kind", "bool", _OPTIONAL),
                    ("joker_multiplier", "whole", 2, 10, _OPTIONAL), ("prizes", "group"), ("chart", "list")],
-    # then _poker_chart
+    # then refuse_unfit_chart
     "prize_box": [("games", "whole", 1, 32), ("spots", "whole", 2, 32), ("match", "whole", 2, None),
                   ("pictures", "group"), ("prizes", "group")],
     "symbol_count": [("spots", "whole", 1, 64), ("pictures", "group"), ("symbol", "text"),
@@ -59,7 +63,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
     "ticket_multiplier": [("spots", "whole", 1, 32), ("multipliers", "group"), ("pictures", "group"),
                           ("multipliers_on_losers", "bool", _OPTIONAL)],
     "yours_beats_theirs": [("pairs", "whole", 1, 32), ("numbers", "group"),
-                           ("ties", "choice", ("win", "lose")), ("prizes", "group")],
+                           ("ties", "choice", ("win", "lose")), ("prizes", "group"),
+                           ("multipliers", "group", _OPTIONAL)],
 }
 _SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
          "dealer": '"each" or "shared"'}
@@ -144,56 +149,6 @@ def _key_number_match(doc: dict[str, Any], area: dict[str, Any], where: str, ear
     if len(alls) > 1:
         raise _fail(f"{where}.specials", f"{len(alls)} win-all symbols ({', '.join(alls)}): an area has at "
                                          "most one")
-
-
-# docs/styles/poker_hand.md, section 5: the RANKS a chart lists, best first (the last: any pair's name)
-POKER_RANKS = ("five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
-               "straight", "three_of_a_kind", "two_pair", "jacks_or_better")
-POKER_PAIRS = tuple(f"{p}_or_better" for p in ("twos", "threes", "fours", "fives", "sixes", "sevens",
-                                                "eights", "nines", "tens", "jacks", "queens", "kings",
-                                                "aces"))
-
-
-def _poker_chart(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
-    """docs/styles/poker_hand.md, section 2: `five_of_a_kind` and `joker_multiplier` only with the JOKER;
-    the chart pays from the best RANK the deck makes (with the JOKER five_of_a_kind unless
-    `five_of_a_kind = false`, else royal_flush) down, each once, the one-pair line any pair's, each a prize
-    of the area (no free ticket with a multiplier), no prize twice."""
-    for key, why in (("five_of_a_kind", "without the JOKER no hand is five of a kind"),
-                     ("joker_multiplier", "without the JOKER no hand shows it")):
-        if key in area and area.get("joker") is not True:
-            raise _fail(f"{where}.{key}", f"only with joker = true ({why})")
-    ranks = POKER_RANKS if area.get("joker") and area.get("five_of_a_kind") is not False else POKER_RANKS[1:]
-    symbols = _group(doc, area["prizes"])
-    codes = [s.get("code") for s in symbols]
-    k = area.get("joker_multiplier", 1)
-    paid: list[object] = []
-    for i, item in enumerate(area["chart"]):
-        at = f"{where}.chart[{i}]"
-        if not isinstance(item, dict) or set(item) != {"hand", "prize"}:
-            raise _fail(at, "must be a table { hand, prize }")
-        if not isinstance(item["hand"], str):  # the loader's words (poolgen/loader/reader.py)
-            raise _fail(f"{at}.hand", f"must be a string, not {item['hand']!r}")
-        pair = i == len(ranks) - 1 and item["hand"] in POKER_PAIRS
-        if i >= len(ranks) or (item["hand"] != ranks[i] and not pair):
-            said = "nothing: the chart has every rank" if i >= len(ranks) else repr(ranks[i])
-            said += " (or another pair's: 'twos_or_better' to 'aces_or_better')" \
-                if i == len(ranks) - 1 else ""
-            raise _fail(f"{at}.hand", f"{item['hand'][:80]!r}, but a chart pays from the best rank "
-                                      f"down: here {said}")
-        if not isinstance(item["prize"], str):
-            raise _fail(f"{at}.prize", f"must be a string, not {item['prize']!r}")
-        if item["prize"] not in codes:
-            raise _fail(f"{at}.prize", "not one of the area's prize symbols")
-        if k > 1 and any(s.get("code") == item["prize"] and s.get("free") for s in symbols):
-            raise _fail(f"{at}.prize", f"{item['prize']!r} is a free ticket, which a JOKER hand cannot win "
-                                       f"{k} times (joker_multiplier)")
-        if item["prize"] in paid:
-            raise _fail(f"{at}.prize", f"{item['prize']!r} is paid for another hand too (a win's prize names "
-                                       "its hand)")
-        paid.append(item["prize"])
-    if not paid:
-        raise _fail(f"{where}.chart", "list the hands that pay, best first, each with its prize")
 
 
 def _lines(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
@@ -296,10 +251,14 @@ def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, picture
         raise _fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
 
 
-def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
     """docs/styles/blackjack.md, section 2: `points` and `dealer_points` one whole number a symbol of
     their group, in range; at most 4096 hands a HAND can show."""
+    _roles(area, where, earlier, "numbers")
+    if len(_group(doc, area["numbers"])) < 2:
+        raise _fail(f"{where}.numbers", "at least 2 numbers: a hand must be able to win and to lose")
     for key, group, low, high in (("points", "numbers", 1, 99), ("dealer_points", "dealer_totals", 0, 21)):
+        _roles(area, where, earlier, group)
         size, raw = len(_group(doc, area[group])), area[key]
         if not isinstance(raw, list) or not all(type(v) is int for v in raw):
             raise _fail(f"{where}.{key}", f"a list of whole numbers, one per symbol of the group "
@@ -338,9 +297,10 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if style == "lines":
         _lines(doc, area, where)
     if style == "poker_hand":
-        _poker_chart(doc, area, where)
-    if style == "blackjack":
-        _blackjack(doc, area, where)
+        refuse_unfit_chart(doc, area, where)
+    groups = ("numbers", "dealer_totals", "prizes")  # blackjack's, in section 4's uint8 columns
+    if style == "blackjack" and max(len(_group(doc, area[g])) for g in groups) > 255:
+        raise _fail(where, "more than 255 symbols do not fit a uint8 code")
     if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
         raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":
@@ -353,14 +313,15 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
             raise _fail(f"{where}.legend", "missing field")
 
 
-def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
+def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]], through: str = "") -> None:
     """Each symbol group takes one role (docs/new-game.md, section 1: numbers, prizes, specials,
-    multipliers, pictures, letters), whichever areas name it."""
+    multipliers, pictures, letters), whichever areas name it; `through`: the area's groups up to that key."""
     roles: dict[str, str] = {}
     for a in [*earlier, area]:
         style = str(a.get("style"))
         order = [r[0] for r in _RULES.get(style, []) if r[1] == "group"]  # the style's reading order
         order += ["prizes", "specials"] if style == "key_number_match" else []
+        order = order[:order.index(through) + 1] if a is area and through else order
         for key in order:
             group = a.get(key)
             if not isinstance(group, str):
@@ -385,10 +346,17 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
         _check(area, where, rule)
     if style == "ticket_multiplier":
         refuse_multiplies(area, where, earlier)
+    if style == "blackjack":  # its groups' roles as the loader reads them, between its lists
+        _blackjack(doc, area, where, earlier)
     _roles(area, where, earlier)
     if style == "key_number_match":
         _key_number_match(doc, area, where, earlier)
+    if style == "keno":
+        refuse_unfit_keno(area, where, len(_group(doc, area["numbers"])),
+                          [str(s.get("code")) for s in _group(doc, area["prizes"])])
     _together(doc, area, where)
+    if style == "yours_beats_theirs":
+        refuse_pair_multipliers(doc, area, where)
     refuse_unshaped_lists(doc, area, where)
     _check(area, where, ("per_row", "whole", 1, 32, _OPTIONAL))  # docs/new-game.md (f): proofs only
     refuse_label_count(area, where)  # then its labels, one a section (labels.py)

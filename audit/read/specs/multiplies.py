@@ -9,7 +9,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 
-__all__ = ["covers", "refuse_multiplies", "scaled", "shown_elsewhere"]
+__all__ = ["covers", "refuse_multiplies", "refuse_pair_multipliers", "scaled", "shown_elsewhere"]
 
 
 def refuse_multiplies(area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
@@ -74,3 +74,19 @@ def shown_elsewhere(doc: dict[str, Any], box: dict[str, Any]) -> bool:
     areas = {a["id"]: a for a in doc["areas"]}
     return "multiplies" in box and any(not any(covers(areas, box, w) for w in t["wins"])
                                        for t in doc["tiers"])
+
+
+def refuse_pair_multipliers(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    """A yours_beats_theirs area's `multipliers` (docs/styles/yours_beats_theirs.md, section 2): 2 or
+    more symbols, no two of the same `by`."""
+    if "multipliers" not in area:
+        return
+    group = [s for s in doc["symbols"] if s.get("group") == area["multipliers"]]
+    if len(group) < 2:
+        raise UnusableInput(f"{where}.multipliers: at least 2 multiplier symbols (one alone tells every "
+                            "pair's multiplier before it is scratched)")
+    for i, s in enumerate(group):
+        for x in (x for x in group[:i] if x.get("by") == s.get("by")):
+            raise UnusableInput(f"{where}.multipliers: two multiplier symbols by {s.get('by')} "
+                                f"({x.get('code')!r} and {s.get('code')!r}): a win shows the first, so the "
+                                "other would show on losing pairs only")

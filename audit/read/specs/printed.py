@@ -274,7 +274,8 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "prize_box": "games spots match pictures prizes",
     "symbol_count": "spots pictures symbol prizes legend most_alike",
     "ticket_multiplier": "spots pictures multipliers multipliers_on_losers multiplies",
-    "yours_beats_theirs": "pairs numbers prizes ties",
+    "yours_beats_theirs": "pairs numbers prizes ties multipliers",
+    "keno": "winning numbers prizes games key",
 }.items()}
 SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
 # A spec field an area may leave out, by style, with what the entry then holds (the style's contract,
@@ -293,6 +294,7 @@ LEFT_OUT: dict[str, dict[str, object]] = {
     "match_n": {"multipliers": []},
     "symbol_count": {"most_alike": lambda area: max(1, area["legend"][0]["count"] - 1)},
     "ticket_multiplier": {"multipliers_on_losers": False, "multiplies": None},
+    "yours_beats_theirs": {"multipliers": None},
 }
 
 

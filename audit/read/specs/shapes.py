@@ -157,7 +157,7 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str,
     its style's fields are there and in range (`earlier`: the areas before it)."""
     fields = AREA_FIELDS[area["style"]]
     for key, least in _AREA_SIZES.items():
-        if key in fields and key in area:
+        if key in fields and key in area and not (key == "games" and area["style"] == "keno"):  # a list
             value = area[key]
             if isinstance(value, bool) or not isinstance(value, int):
                 raise UnusableInput(f"{where}.{key}: must be a whole number, not {value!r}")

@@ -33,6 +33,7 @@ SPOT_RULES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "symbol_count": (("_spot_", ("pictures",)),),
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
     "yours_beats_theirs": (("_yours_", ("numbers",)), ("_prize_", ("prizes",))),
+    "keno": (("_win_", ("numbers",)),),
 }
 
 

@@ -108,6 +108,9 @@ def unpaid_field(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]],
         return None
     if style == "poker_hand":
         return _poker_chart(area, paid)
+    if style == "keno":  # docs/styles/keno.md, section 2: a key line no win pays
+        said = _unpaid_line(area["key"], "key", paid)
+        return None if said is None else (said[0], said[1].replace("legend", "key"))
     if style == "ticket_multiplier":
         unused = (s for s in groups[area["multipliers"]] if s["code"] not in paid)
     elif style == "match_n" and "multipliers" in area:

@@ -9,10 +9,11 @@ compared; a winning game shows its win, which is not hidden.
 | style | per game (pair) g, on tickets whose game g does not win, each against win/lose |
 |---|---|
 | prize_box | the PRIZE box `<id>_prize_<g>`; each picture `<id>_spot_<g*S+j>` |
-| yours_beats_theirs | `<id>_yours_<g>`, `<id>_theirs_<g>`, `<id>_prize_<g>` |
+| yours_beats_theirs | `<id>_yours_<g>`, `<id>_theirs_<g>`, `<id>_prize_<g>` (and `<id>_mult_<g>`, if any) |
 | add_up | the PRIZE `<id>_prize_<g>`; each number `<id>_spot_<g*S+j>`; the game's total |
 | cards | the PRIZE `<id>_prize_<g>` (the hands are not promised: cards.md section 9) |
 | blackjack | the PRIZE `<id>_prize_<g>` (the DEALER'S TOTAL and the cards are not promised: blackjack.md 8) |
+| keno | the WINNING NUMBERS `<id>_win_<i>`, the smallest, the set (classifier); not the games (keno.md 8) |
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from audit.styles import blackjack as audit_blackjack
 from audit.styles import cards as audit_cards
 from audit.styles.interface import Reasons
 
-__all__ = ["add_up", "add_up_columns", "blackjack", "blackjack_columns", "cards", "cards_columns",
-           "prize_box", "prize_box_columns", "yours_beats_theirs", "yours_beats_theirs_columns"]
+__all__ = ["add_up", "add_up_columns", "blackjack", "blackjack_columns", "cards", "cards_columns", "keno",
+           "keno_columns", "prize_box", "prize_box_columns", "yours_beats_theirs",
+           "yours_beats_theirs_columns"]
 
 
 def _won(area: dict[str, Any], columns: list[str], get: Get) -> list[np.ndarray]:
@@ -63,7 +65,8 @@ def prize_box(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int]
 
 
 def yours_beats_theirs_columns(area: dict[str, Any]) -> list[str]:
-    return [f"{area['id']}_{part}_{p}" for part in ("yours", "theirs", "prize") for p in range(area["pairs"])]
+    parts = ("yours", "theirs", "prize") + (("mult",) if area.get("multipliers") else ())
+    return [f"{area['id']}_{part}_{p}" for part in parts for p in range(area["pairs"])]
 
 
 def yours_beats_theirs(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int],
@@ -75,7 +78,8 @@ def yours_beats_theirs(area: dict[str, Any], play: dict[str, Any], counts: dict[
     tests: Tests = []
     for p, w in enumerate(won):
         among = f"on tickets whose pair {p} does not win, against win/lose"
-        parts = (("yours", "YOUR symbol"), ("theirs", "THEIR symbol"), ("prize", "a PRIZE"))
+        parts = (("yours", "YOUR symbol"), ("theirs", "THEIR symbol"), ("prize", "a PRIZE")) \
+            + ((("mult", "a multiplier"),) if area.get("multipliers") else ())
         tests += [(f"{aid}_{part}_{p} ({what}) {among}", _unless(w, get(f"{aid}_{part}_{p}")))
                   for part, what in parts]
     return tests, [], []
@@ -130,3 +134,18 @@ def blackjack(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int]
                      _unless(w, get(f"{aid}_prize_{h}"))) for h, w in enumerate(won)]
     return tests, [], [f"layout: {aid}: the DEALER'S TOTAL and the cards: drawn by how many hands the ticket "
                        "wins (blackjack.md section 8: no promise)"]
+
+
+def keno_columns(area: dict[str, Any]) -> list[str]:
+    return [f"{area['id']}_win_{i}" for i in range(area["winning"])]
+
+
+def keno(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
+    """keno.md section 8: the WINNING NUMBERS (each, the smallest, the set), drawn before anything the
+    tier decides; the games are not promised."""
+    aid = area["id"]
+    win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
+    tests: Tests = [(f"{aid}_win_{i} (a WINNING NUMBER) against win/lose", w) for i, w in enumerate(win)]
+    tests.append((f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win)))
+    return tests, [(f"the set of WINNING NUMBERS of area {aid}", win)], \
+        [f"{aid}: its games (which games win, and so what the others show, is the tier's: keno.md section 8)"]

@@ -1,6 +1,8 @@
 """The auditor's yours_beats_theirs engine (audit/styles/yours_beats_theirs.py, audit/styles/play.py)
 on a play entry and tables written by hand from docs/styles/yours_beats_theirs.md: higher wins, ties
-as the entry says, codes out of range, and the entries it cannot read."""
+as the entry says, codes out of range, and the entries it cannot read; with `multipliers` (section 9) a
+winning pair pays its PRIZE times its own multiplier spot, a spot beside another multiplier than the
+tier's, or out of range, is refused, and multipliers it cannot read stop the step."""
 
 from __future__ import annotations
 
@@ -19,9 +21,16 @@ PLAY = {"max_wins": 2, "areas": [AREA],
                   {"id": "w6", "wins": [win("yt", "1", 100), win("yt", "5", 500)]}]}
 
 
-def judge(yours: list[int], theirs: list[int], boxes: list[int], tier: str, play: dict = PLAY):
+MULTS = [{"code": "2X", "by": 2}, {"code": "5X", "by": 5}]
+MPLAY = {"max_wins": 2, "areas": [AREA | {"multipliers": MULTS}],
+         "tiers": [{"id": "lose", "wins": []}, {"id": "w25", "wins": [win("yt", "5", 500, by=5)]},
+                   {"id": "w7", "wins": [win("yt", "1", 100, by=2), win("yt", "5", 500)]}]}
+
+
+def judge(yours: list[int], theirs: list[int], boxes: list[int], tier: str, play: dict = PLAY,
+          mults: list[int] | None = None):
     row: dict[str, list[object]] = {"tier": [tier]}
-    for part, values in (("yours", yours), ("theirs", theirs), ("prize", boxes)):
+    for part, values in (("yours", yours), ("theirs", theirs), ("prize", boxes), ("mult", mults or [])):
         row |= {f"yt_{part}_{p}": [v] for p, v in enumerate(values)}
     result = evaluate(pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8)), {"id": "p1"}, play)
     return int(result.prize_cents[0]), [why for _, why in result.illegal]
@@ -54,3 +63,31 @@ def test_entries_it_cannot_read_stop_the_step(change):
     with pytest.raises(ValueError) as caught:
         judge([0, 1], [1, 2], [1, 1], "lose", play)
     assert str(caught.value).startswith("manifest play entry: area 'yt': ")
+
+
+def test_a_winning_pair_pays_its_prize_times_its_own_multiplier():
+    play = copy.deepcopy(MPLAY)
+    play["tiers"][2]["wins"][1] = win("yt", "5", 500, by=2)  # $1 (2X) + $5 (2X)
+    assert judge([2, 1], [1, 2], [1, 0], "w25", MPLAY, [1, 0]) == (2500, [])
+    assert judge([0, 1], [1, 2], [1, 1], "lose", MPLAY, [1, 1]) == (0, [])  # a losing pair's 5X pays nothing
+    assert judge([2, 1], [0, 0], [0, 1], "w7", play, [0, 0]) == (1200, [])
+
+
+def test_a_winning_pair_beside_another_multiplier_than_its_tiers_is_refused():
+    assert judge([2, 1], [1, 2], [1, 0], "w25", MPLAY, [0, 1]) == (1000, [
+        "its wins are not its tier 'w25''s (1 win(s) paying 1000 cents)"])
+
+
+def test_a_multiplier_code_out_of_range_is_refused():
+    assert judge([2, 1], [1, 2], [1, 0], "w25", MPLAY, [1, 2]) == (2500, [
+        "yt: a code out of range in yt_mult_1"])
+
+
+@pytest.mark.parametrize("mults", [[], [MULTS[0]], [MULTS[0], {"code": "X", "by": 2}],
+                                   [MULTS[0], {"code": "2X", "by": 3}], [MULTS[0], {"code": "1X", "by": 1}],
+                                   [MULTS[0], {"code": "T", "by": "3"}], "2X"])
+def test_multipliers_it_cannot_read_stop_the_step(mults):
+    play = copy.deepcopy(MPLAY)
+    play["areas"][0] = AREA | {"multipliers": mults}
+    with pytest.raises(ValueError, match="^manifest play entry: area 'yt': multipliers unreadable$"):
+        judge([0, 1], [1, 2], [1, 1], "lose", play, [0, 0])
