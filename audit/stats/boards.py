@@ -17,10 +17,8 @@ import numpy as np
 
 from audit.stats.styles.kinds import Get
 
-__all__ = ["CATEGORIES", "SEQUENCES", "board_features", "maze_paths"]
+__all__ = ["SEQUENCES", "board_features", "maze_paths"]
 
-CATEGORIES = ("a high card", "one pair", "two pair", "three of a kind", "a straight", "a flush",
-              "a full house", "four of a kind", "a straight flush")
 SEQUENCES = [sum(1 << r for r in (12, 0, 1, 2, 3)), *[31 << k for k in range(9)]]  # A-5, 2-6 .. 10-A
 MAZE_CELLS = 9  # fewer cells: so few losing grids that the neighbour rule ties neighbours (statistics.md 1l)
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # (row, column) per arrow code 0..3: up, right, down, left
@@ -31,8 +29,8 @@ Draws = Any  # spread.py's `_draws(cards, what)`, passed in to keep one definiti
 def _category(cards: np.ndarray) -> np.ndarray:
     """Each row's hand category, 0 a high card .. 8 a straight flush (cards.md section 5), of its five
     cards or of the best five of its seven (section 1): the highest category any five of them make, read
-    from the rows' rank and suit counts (no hand of five enumerated). A code outside 0..51 is read as
-    cards.md section 6 reads it (a null -2, a negative -1, 9999 or more 9999; then modulo 52)."""
+    from the rows' rank and suit counts (no hand of five enumerated). A code outside 0..51 (a row step 4
+    refuses) is clipped to -2..9999 and read modulo 52, as cards.md section 6 reads one."""
     codes = np.clip(cards, -2, 9999) % 52
     rank, suit = codes // 4, codes % 4
     n = cards.shape[0]
@@ -88,28 +86,29 @@ def maze_paths(grid: np.ndarray, rows: int, cols: int, start: int) -> tuple[np.n
     """Per row of `grid` (n, rows x cols arrow codes, 0..3; another code ends the path there, as maze.md
     section 5 reads it): (the cells the START's path visits, its START included; how it ends: 0 in a loop
     or on a code out of range, 1 + s x 8 + at leaving the grid by side s (0 top, 1 right, 2 bottom, 3
-    left) at column or row `at`). Followed for all rows at once, a step at a time."""
-    n = grid.shape[0]
-    every = np.arange(n)
-    r, c = np.full(n, start // cols), np.full(n, start % cols)
-    visited = np.zeros((n, rows * cols), dtype=bool)
-    running = np.ones(n, dtype=bool)
+    left) at column or row `at`). Followed a step at a time for the rows still on their way (flat
+    indices into the grid: a row's cell k is grid.flat[row x cells + k])."""
+    n, cells = grid.shape
+    flat = np.ascontiguousarray(grid, dtype=np.int64).ravel()
+    visited = np.zeros(n * cells, dtype=bool)
     length = np.zeros(n, dtype=np.int64)
     end = np.zeros(n, dtype=np.int64)
     dr, dc = np.array([s[0] for s in _STEP]), np.array([s[1] for s in _STEP])
-    for _ in range(rows * cols + 1):
-        k = r * cols + c
-        arrow = grid[every, k]
-        running &= ~visited[every, k]  # a loop: the path comes back to a cell it visited
-        visited[every[running], k[running]] = True
-        length += running
-        running &= (arrow >= 0) & (arrow <= 3)  # a code out of range ends the path (maze.md section 5)
-        a = np.clip(arrow, 0, 3)
-        nr, nc = r + dr[a], c + dc[a]
-        leaving = running & ((nr < 0) | (nr >= rows) | (nc < 0) | (nc >= cols))
-        end = np.where(leaving, 1 + a * 8 + np.where(a % 2 == 0, c, r), end)
-        running &= ~leaving
-        r, c = np.where(running, nr, r), np.where(running, nc, c)
+    live = np.arange(n)  # the rows whose path goes on
+    r, c = np.full(n, start // cols), np.full(n, start % cols)
+    while len(live):
+        at = live * cells + r * cols + c
+        fresh = ~visited[at]  # a loop: the path comes back to a cell it visited (end 0)
+        live, at, r, c = live[fresh], at[fresh], r[fresh], c[fresh]
+        visited[at] = True
+        length[live] += 1
+        arrow = flat[at]
+        ok = (arrow >= 0) & (arrow <= 3)  # a code out of range ends the path there (end 0)
+        live, r, c, arrow = live[ok], r[ok], c[ok], arrow[ok]
+        nr, nc = r + dr[arrow], c + dc[arrow]
+        leaving = (nr < 0) | (nr >= rows) | (nc < 0) | (nc >= cols)
+        end[live[leaving]] = 1 + arrow[leaving] * 8 + np.where(arrow % 2 == 0, c, r)[leaving]
+        live, r, c = live[~leaving], nr[~leaving], nc[~leaving]
     return length, end
 
 
