@@ -15,10 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from audit.stats.styles.games import cards_won
 from audit.stats.styles.kinds import Get
 
-__all__ = ["SEQUENCES", "board_features", "maze_paths", "one_winner_features"]
+__all__ = ["SEQUENCES", "board_features", "maze_paths"]
 
 SEQUENCES = [sum(1 << r for r in (12, 0, 1, 2, 3)), *[31 << k for k in range(9)]]  # A-5, 2-6 .. 10-A
 MAZE_CELLS = 9  # fewer cells: so few losing grids that the neighbour rule ties neighbours (statistics.md 1l)
@@ -141,42 +140,4 @@ def board_features(play: dict[str, Any], get: Get, draws: Draws | None) -> list[
                 found += _maze(area, get)
         except (KeyError, TypeError, ValueError, IndexError):
             continue
-    return found
-
-
-def one_winner_features(play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """Each `cards` area's tickets with exactly one winning game (cards.md section 6, by the audit engine):
-    (name, codes, amounts) of that game's number, its YOUR and its DEALER'S hand category (codes -1 on the
-    other tickets), each against the cents the game pays. The deal is drawn from the winning games alone
-    (cards.md section 8), and the games are alike, so these are one law's whatever the prize (the null)."""
-    found: list[tuple[str, np.ndarray, np.ndarray]] = []
-    for area in play.get("areas", []):
-        if not isinstance(area, dict) or area.get("style") != "cards":
-            continue
-        try:
-            won = np.stack(cards_won(area, get), axis=1)
-            aid, hold_em = area["id"], area.get("deal", "five") == "hold_em"
-            worth = np.array([int(p["cents"]) for p in area["prizes"]], dtype=np.int64)
-            shown = np.stack([get(f"{aid}_prize_{g}") for g in range(won.shape[1])], axis=1).astype(np.int64)
-        except (KeyError, TypeError, ValueError, IndexError):
-            continue
-        one = won.sum(axis=1) == 1
-        game = np.where(one, won.argmax(axis=1), -1)
-        rows = np.arange(len(game))
-        # a winning game pays its PRIZE (cards.md section 6; a code out of range as its nearest prize)
-        cents = worth[np.clip(shown[rows, np.maximum(game, 0)], 0, len(worth) - 1)]
-        sides: dict[str, list[np.ndarray]] = {"YOUR": [], "DEALER'S": []}
-        for g in range(won.shape[1]):
-            board = [get(f"{aid}_community_{5 * g + j}") for j in range(5)] if hold_em else []
-            k = 2 if hold_em else 5
-            for side, col in (("YOUR", "yours"), ("DEALER'S", "dealer")):
-                own = [get(f"{aid}_{col}_{k * g + j}") for j in range(k)]
-                sides[side].append(_category(np.stack([*own, *board], axis=1).astype(np.int64)))
-        found.append((f"{aid}: which game wins, on tickets with one winning game, against its prize", game,
-                      cents))
-        for side, per_game in sides.items():
-            chosen = np.stack(per_game, axis=1)[np.arange(len(game)), np.maximum(game, 0)]
-            found.append((f"{aid}: the winning game's {side} hand's category (0 a high card .. 8 a straight "
-                          "flush), on tickets with one winning game, against its prize",
-                          np.where(one, chosen, -1), cents))
     return found

@@ -24,9 +24,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from audit.stats.boards import one_winner_features
 from audit.stats.loser_runs import LoserRuns
-from audit.stats.next_ticket import NextTickets, book_finding, book_name, loser_finding, next_ticket_name
+from audit.stats.next_ticket import NextTickets, book_finding, book_name, next_ticket_name
 from audit.stats.spread import spread_columns, spread_features
 from audit.stats.styles import style_columns, style_features
 from audit.stats.tests import Finding, auc_classifier, independence
@@ -48,7 +47,6 @@ class LayoutFeatures:
     next_only: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1j's alone: a loser's columns
     runs: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1l: the duel's reveals
     next_each: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1l: 1j's, each value a group
-    by_prize: list[tuple[str, np.ndarray, np.ndarray]] = field(default_factory=list)  # (name, codes, cents)
 
 
 def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
@@ -160,8 +158,7 @@ def layout_features(get: Get, play: dict[str, Any] | None = None, counts: dict[s
         name = "win/lose predicted from " + " and ".join(n for n, _ in blocks) if blocks else ""
         return LayoutFeatures(chi, name, [b for _, b in blocks], tuple(skipped),
                               next_only=spread_features(play, get),
-                              next_each=spread_features(play, get, each_value=True),
-                              by_prize=one_winner_features(play, get))
+                              next_each=spread_features(play, get, each_value=True))
     return None
 
 
@@ -212,10 +209,4 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
         runs = LoserRuns(prize)
         for name, codes in features.runs:
             found += runs.findings(name, codes)
-    for name, codes, cents in features.by_prize:  # a cards area's one winning game against its prize (1l)
-        keep = codes >= 0
-        found.append(loser_finding(name, codes[keep], cents[keep], "winning game's prize",
-                                   "tickets with one winning game"))
-        if found[-1] is None:
-            skipped.append(f"layout: {name}: too few tickets or one class only")
     return [f for f in found if f is not None], skipped

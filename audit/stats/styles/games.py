@@ -16,8 +16,6 @@ compared; a winning game shows its win, which is not hidden.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 import numpy as np
@@ -28,8 +26,8 @@ from audit.styles import area_engine
 from audit.styles import cards as audit_cards
 from audit.styles.interface import Reasons
 
-__all__ = ["add_up", "add_up_columns", "cards", "cards_columns", "cards_won", "prize_box",
-           "prize_box_columns", "yours_beats_theirs", "yours_beats_theirs_columns"]
+__all__ = ["add_up", "add_up_columns", "cards", "cards_columns", "prize_box", "prize_box_columns",
+           "yours_beats_theirs", "yours_beats_theirs_columns"]
 
 
 def _won(area: dict[str, Any], columns: list[str], get: Get) -> list[np.ndarray]:
@@ -37,25 +35,6 @@ def _won(area: dict[str, Any], columns: list[str], get: Get) -> list[np.ndarray]
     steps 4 to 6's to name: here a row only counts as it reads)."""
     table = pl.DataFrame({c: get(c) for c in columns})
     return [slot.won for slot in area_engine(area["style"]).evaluate(table, area, Reasons())]
-
-
-_LAST: dict[bytes, list[np.ndarray]] = {}  # the last cards area's games won, by its entry and columns' bytes
-
-
-def cards_won(area: dict[str, Any], get: Get) -> list[np.ndarray]:
-    """Per game of a cards area, whether it wins (as `_won` reads it), worked out once for a pool: section 2's
-    PRIZE tests and 1l's tests of the one winning game (audit/stats/boards.py) both ask, and a hold 'em
-    area's best hands of seven are the costliest part of its step 8."""
-    data = [np.ascontiguousarray(get(c)) for c in cards_columns(area)]
-    digest = hashlib.blake2b(json.dumps(area, sort_keys=True, default=str).encode(), digest_size=32)
-    for column in data:
-        digest.update(str(column.dtype).encode() + column.tobytes())
-    key = digest.digest()
-    if key not in _LAST:
-        _LAST.clear()
-        read = dict(zip(cards_columns(area), data, strict=True))
-        _LAST[key] = _won(area, cards_columns(area), read.__getitem__)
-    return _LAST[key]
 
 
 def _unless(won: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -129,7 +108,7 @@ def cards_columns(area: dict[str, Any]) -> list[str]:
 def cards(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
     """cards.md section 9: among games that do not win, the PRIZE; the hands are not promised."""
     aid = area["id"]
-    won = cards_won(area, get)
+    won = _won(area, cards_columns(area), get)
     tests: Tests = [(f"{aid}_prize_{g} (a PRIZE) on tickets whose game {g} does not win, against win/lose",
                      _unless(w, get(f"{aid}_prize_{g}"))) for g, w in enumerate(won)]
     return tests, [], [f"layout: {aid}: the hands: a losing game's hands depend on how many other games "

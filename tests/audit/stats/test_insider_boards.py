@@ -17,8 +17,8 @@ import polars as pl
 import pytest
 
 from audit.checklist import Step
-from audit.stats.boards import board_features, maze_paths, one_winner_features
-from audit.stats.next_ticket import NextTickets, book_finding, book_name, loser_finding, next_ticket_name
+from audit.stats.boards import board_features, maze_paths
+from audit.stats.next_ticket import NextTickets, book_finding, book_name, next_ticket_name
 from audit.stats.spread import spread_features
 from audit.stats.step import columns_needed, holm, pool_alpha
 from audit.verify import VerifyRequest, verify_run
@@ -36,7 +36,6 @@ PAIR = "the highest rank shown twice or more (a hand's pair)"
 FLUSH = "four or more cards of one suit (a hand's draw to a flush)"
 STRAIGHT = "four or more ranks within one sequence (a hand's draw to a straight)"
 LENGTH = "maze: START 1's path, the cells it visits"
-ONE = "on tickets with one winning game"
 
 
 def _new(name: str) -> bool:
@@ -193,10 +192,7 @@ def test_honest_maze_and_showdown_pools_get_each_new_features_tables_and_pass(ma
     for spec, pool, table in (maze, showdown):
         s, r = judge(spec, pool, table, SEED)
         assert s.failed == [] and r.failed == []
-        names = [j.finding.name for j in s.judged if _new(j.finding.name) and ONE not in j.finding.name]
-        one = ["which game wins", *[f"the winning game's {w} {CATEGORY}" for w in ("YOUR", "DEALER'S")]]
-        assert [j.finding.name for j in s.judged if ONE in j.finding.name] == (
-            [] if spec.id == "arrow_maze" else [f"poker: {w}, {ONE}, against its prize" for w in one])
+        names = [j.finding.name for j in s.judged if _new(j.finding.name)]
         assert [n for n in names if n.endswith("(print order)")] == [
             next_ticket_name(f, "printed") for f in expected[spec.id]]
         assert set(names) - {next_ticket_name(f, "printed") for f in expected[spec.id]} <= {
@@ -260,51 +256,6 @@ def test_a_lost_two_pair_before_the_top_prizes_is_refused_by_the_categorys_test(
     s, r = judge(spec, pool, changed, SEED)
     assert _refused_before(s) == [] and r.failed == []
     assert next_ticket_name(feature, "printed") in [j.finding.name for j in s.failed]
-
-
-def _dealers_weakened(spec, table: pl.DataFrame, amounts: tuple[int, ...]) -> pl.DataFrame:
-    """The insider of winners: every ticket paying one of `amounts` by one winning game takes the deal (YOUR
-    and the DEALER'S cards) of a ticket won by the same one game, paying less, whose DEALER'S hand there is of
-    the lowest categories; no win or PRIZE changes."""
-    play = spec.play.document()
-    game, dealer = (c for n, c, _ in one_winner_features(play, lambda c: table[c].to_numpy())
-                    if "which game" in n or "DEALER'S" in n)
-    prize = table["prize_cents"].to_numpy()
-    top = np.isin(prize, amounts) & (game >= 0)
-    order = np.arange(len(prize))
-    for g in np.unique(game[top]):
-        tops = np.flatnonzero(top & (game == g))
-        others = np.flatnonzero(~top & (game == g))
-        weakest = others[np.argsort(dealer[others], kind="stable")][:len(tops)]
-        order[tops], order[weakest] = weakest, tops
-    moved = table[order]
-    return table.with_columns(moved[c] for c in table.columns if "_yours_" in c or "_dealer_" in c)
-
-
-def test_the_winning_games_dealer_weakened_for_the_higher_prizes_is_refused_by_the_one_winner_test(showdown):
-    """Poker Showdown's 183 winners of $30 and up by one game given the weakest DEALER'S hands of the
-    cheaper one-game winners: the deal is drawn from the winning games alone (cards.md section 8), so
-    nothing else in step 8 reads it; the winning game's DEALER'S category against its prize refuses it."""
-    spec, pool, table = showdown
-    s, r = judge(spec, pool, _dealers_weakened(spec, table, (3_000, 10_000, 100_000)), SEED)
-    assert _refused_before(s) == [] and r.failed == []
-    failed = {j.finding.name: j.finding.p for j in s.failed}
-    assert failed[f"poker: the winning game's DEALER'S {CATEGORY}, {ONE}, against its prize"] < 1e-8
-
-
-def test_the_one_winner_tests_p_values_on_orders_of_those_tickets_are_their_null(showdown):
-    """The null exactly: the tickets with one winning game, their (game, categories) put in 300 uniformly
-    random orders among them. Each test's p-value is at most 0.05 in no more than 27 of the 300 (exceeded
-    by a uniform p-value with probability 0.0013), at most 0.001 in no more than 3 (probability 3e-4)."""
-    spec, _, table = showdown
-    found = one_winner_features(spec.play.document(), lambda c: table[c].to_numpy())
-    keep = found[0][1] >= 0
-    assert int(keep.sum()) == 7_833  # the tiers winning by one game: Poker Showdown cut to 30,000
-    rng = np.random.default_rng(4)
-    for name, codes, cents in found:
-        ps = [loser_finding(name, codes[keep][rng.permutation(int(keep.sum()))], cents[keep], "x", "y").p
-              for _ in range(300)]
-        assert sum(p <= 0.05 for p in ps) <= 27 and sum(p <= 0.001 for p in ps) <= 3
 
 
 def test_a_dealers_seven_four_to_a_flush_before_winners_in_hold_em_is_refused_by_the_dealers_draw(tmp_path):
