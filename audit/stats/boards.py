@@ -59,6 +59,7 @@ def _cards(area: dict[str, Any], get: Get, draws: Draws | None) -> tuple[list[tu
                                                                          list[tuple[str, np.ndarray]]]:
     """(each game's DEALER'S and COMMUNITY cards' draws, with `draws`; else each game's two categories)."""
     aid, games, hold_em = area["id"], int(area["games"]), area.get("deal", "five") == "hold_em"
+    shared = area.get("dealer", "each") == "shared"  # one DEALER'S HAND, its draws read by spread.py
     each: list[tuple[str, np.ndarray]] = []
     grouped: list[tuple[str, np.ndarray]] = []
     for g in range(games):
@@ -68,17 +69,19 @@ def _cards(area: dict[str, Any], get: Get, draws: Draws | None) -> tuple[list[tu
             dealer = [get(f"{aid}_dealer_{2 * g + j}").astype(np.int64) for j in range(2)] + board
         else:
             yours = [get(f"{aid}_yours_{5 * g + j}").astype(np.int64) for j in range(5)]
-            dealer = [get(f"{aid}_dealer_{5 * g + j}").astype(np.int64) for j in range(5)]
+            dealer = [get(f"{aid}_dealer_{j if shared else 5 * g + j}").astype(np.int64) for j in range(5)]
         who = "the DEALER'S 2 and the COMMUNITY cards" if hold_em else "the DEALER'S hand"
         if draws is not None:
-            each += draws(np.stack(dealer), f"{aid}: game {g}, {who}")
+            if not shared:
+                each += draws(np.stack(dealer), f"{aid}: game {g}, {who}")
             if hold_em:
                 each += draws(np.stack(board), f"{aid}: game {g}, the COMMUNITY cards")
             continue
-        grouped += [(f"{aid}: game {g}, YOUR hand's category (0 a high card .. 8 a straight flush)",
-                     _category(np.stack(yours, axis=1))),
-                    (f"{aid}: game {g}, the DEALER'S hand's category (0 a high card .. 8 a straight flush)",
-                     _category(np.stack(dealer, axis=1)))]
+        grouped.append((f"{aid}: game {g}, YOUR hand's category (0 a high card .. 8 a straight flush)",
+                        _category(np.stack(yours, axis=1))))
+        if not shared or g == games - 1:  # the one shared DEALER'S HAND once, after the games'
+            grouped.append((f"{aid}: {'the' if shared else f'game {g}, the'} DEALER'S hand's category "
+                            "(0 a high card .. 8 a straight flush)", _category(np.stack(dealer, axis=1))))
     return each, grouped
 
 

@@ -112,6 +112,22 @@ def test_a_cards_areas_dealer_and_community_draws_and_categories_on_known_hands(
     assert [n for n, _ in spread_features(play, get)] == [n for n, _ in grouped]  # after 1l's own
 
 
+def test_a_shared_dealers_hand_gives_its_category_once_after_the_games_and_no_draws_of_its_own():
+    """`dealer = "shared"`, two games (columns `s_dealer_0..4`, no `s_dealer_5..`): YOUR 10C 10D AH 7S 2C and
+    KH KD KS 3C 3D (a pair, a full house) against the one DEALER'S 9H 8H 5H 2H 2C (a pair); its draws are
+    spread.py's (once, after the games'), so board_features adds none; before the shared dealer was read
+    here, the missing `s_dealer_5` made the whole area give no feature at all."""
+    cards = hand("10C 10D AH 7S 2C") + hand("KH KD KS 3C 3D") + hand("9H 8H 5H 2H 2C")
+    columns = {**{f"s_yours_{i}": cards[i] for i in range(10)},
+               **{f"s_dealer_{i}": cards[10 + i] for i in range(5)}}
+    play = {"areas": [{"id": "s", "style": "cards", "games": 2, "dealer": "shared"}]}
+    get = lambda c: np.array([columns[c]])  # noqa: E731
+    assert board_features(play, get, _draws()) == []
+    grouped = [(n, int(c[0])) for n, c in board_features(play, get, None)]
+    assert grouped == [(f"s: game 0, YOUR {CATEGORY}", 1), (f"s: game 1, YOUR {CATEGORY}", 6),
+                       (f"s: the DEALER'S {CATEGORY}", 1)]
+
+
 def _draws():
     from audit.stats import spread
     return spread._draws  # the one definition of a hand's draws, which board_features is handed
