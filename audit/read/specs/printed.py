@@ -261,7 +261,8 @@ class PrintSettings:
 ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for style, keys in {
     "add_up": "games spots numbers target reach prizes",
     "bingo": "numbers cards free calls patterns prizes",
-    "blackjack": "hands hand_cards numbers points dealer_totals dealer_points prizes",
+    "blackjack": "hands hand_cards numbers points dealer_totals dealer_points prizes dealer_cards pays "
+                 "legend",
     "bonus_reveal": "spots prizes pictures most_alike",
     "cards": "games deck ranking prizes ties deal dealer",
     "poker_hand": "deck ranking chart prizes joker five_of_a_kind joker_multiplier",
@@ -284,6 +285,7 @@ SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, 
 # out states another rule than the spec's (a multiplier allowed on losers, a special symbol or multiplier
 # the game has not, decoy weights, more alike pictures than read as no match): step 4 would apply it.
 LEFT_OUT: dict[str, dict[str, object]] = {
+    "blackjack": {"dealer_cards": 1, "pays": "hand", "legend": None},
     "bonus_reveal": {"most_alike": lambda area: max(1, area["spots"] - 1)},
     "cards": {"deal": "five", "dealer": "each"},
     "poker_hand": {"joker": False, "joker_multiplier": None,
