@@ -192,7 +192,7 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
     w, h = len(wins), params.hands
     if params.by_count:
         if w > 1:
-            return "a ticket wins one legend prize (for its number of hands won)"
+            return f"{w} wins in the area; a ticket wins there at most 1 times"  # as audit's reader says it
         if not any(params.displays(m) for m in params.counts(wins)):
             return f"no display lets {', '.join(map(str, params.counts(wins)))} of the {h} hands win"
         return None

@@ -198,3 +198,23 @@ def test_a_legend_line_no_tier_wins_is_refused_by_check_and_by_audits_reader(tmp
     one_line(result, "poolgen", "areas[0].legend[1].prize: not used")
     with pytest.raises(UnusableInput, match=r"areas\[0\]\.legend\[1\]\.prize: not used"):
         read_spec(tmp_path / "g.toml")
+
+
+def test_a_tier_no_display_can_pay_is_refused_by_check(tmp_path):
+    """HANDS of 18 or 23 against a dealer's 18 to 20: no HAND ever wins, so no legend line can be shown."""
+    doc = _doc(points=[18, 23, 18, 23])
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
+             "tiers[0].wins: area 'bj' (blackjack): no display lets 1 of the 3 hands win")
+
+
+def test_a_tier_of_two_legend_prizes_is_refused_by_check_and_by_audits_reader(tmp_path):
+    doc = _doc()
+    doc["play"]["max_wins"] = 2
+    doc["tiers"][1]["wins"] *= 2
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    message = "tiers[1].wins: area 'bj' (blackjack): 2 wins in the area; a ticket wins there at most 1 times"
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+    with pytest.raises(UnusableInput) as caught:
+        read_spec(tmp_path / "g.toml")
+    assert str(caught.value) == f"{tmp_path / 'g.toml'}: {message}"
