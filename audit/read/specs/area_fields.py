@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.area_lists import refuse_unshaped_lists
+from audit.read.specs.area_lists import refuse_count_legend, refuse_unshaped_lists
 from audit.read.specs.keno_fields import refuse_unfit_keno
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.labels import refuse_label_count
@@ -32,7 +32,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
                ("reach", "choice", ("at_least", "exactly")), ("prizes", "group"), ("target", "any")],
     "blackjack": [("hands", "whole", 1, 16), ("hand_cards", "whole", 1, 3), ("numbers", "group"),
                   ("points", "any"), ("dealer_totals", "group"), ("dealer_points", "any"),
-                  ("prizes", "group")],
+                  ("prizes", "group"), ("dealer_cards", "whole", 1, 3, _OPTIONAL),
+                  ("pays", "choice", ("hand", "count"), _OPTIONAL), ("legend", "list", _OPTIONAL)],
     # then _blackjack
     "bingo": [("cards", "whole", 1, 8), ("free", "bool"), ("calls", "whole", 1, 74), ("prizes", "group"),
               ("numbers", "group"), ("patterns", "list")],
@@ -66,7 +67,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
                            ("ties", "choice", ("win", "lose")), ("prizes", "group"),
                            ("multipliers", "group", _OPTIONAL)],
 }
-_SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
+_SAID = {"reach": '"at_least" or "exactly"', "pays": '"hand" or "count"',
+         "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
          "dealer": '"each" or "shared"'}
 
 
@@ -272,8 +274,13 @@ def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str, earlier: l
         if key == "points" and size ** area["hand_cards"] > 4096:
             raise _fail(f"{where}.hand_cards", f"{size} symbols in {area['hand_cards']} spots make "
                                                f"{size ** area['hand_cards']} hands; at most 4096")
+    c, size = area.get("dealer_cards", 1), len(_group(doc, area["dealer_totals"]))  # section 9
+    if size ** c > 4096:
+        raise _fail(f"{where}.dealer_cards", f"{size} symbols in {c} spots make {size ** c} dealer's hands; "
+                                             "at most 4096")
+    refuse_count_legend(doc, area, where)  # section 10
     k, points, dealer = area["hand_cards"], area["points"], area["dealer_points"]
-    if not (dealer and (k * max(points) > 21 or k * min(points) <= max(dealer))):  # a hand over 21, or low
+    if not (dealer and (k * max(points) > 21 or k * min(points) <= c * max(dealer))):  # over 21, or low
         raise _fail(f"{where}.dealer_points", f"no DEALER'S TOTAL lets all {area['hands']} hands lose: a "
                                               "ticket that wins nothing here needs one")
 

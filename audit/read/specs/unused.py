@@ -91,7 +91,7 @@ def unpaid_field(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]],
     style, paid = area.get("style"), {w["prize"] for w in wins}
     if style == "lines":
         return _lines(area, groups, paid)
-    if style == "symbol_count":
+    if style == "symbol_count" or style == "blackjack" and area.get("pays") == "count":
         return _unpaid_line(area["legend"], "legend", paid)
     if style == "bingo":
         return _unpaid_line(area["patterns"], "patterns", paid)

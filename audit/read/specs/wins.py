@@ -37,6 +37,8 @@ _LISTED = {"symbol_count": ("legend", "one the legend lists",
            "maze": ("exits", "an exit's", "a maze win is \"match\" (the prize of the exit a path leaves by)"),
            "keno": ("key", "one the key pays",
                     "a keno win is \"match\" (the key's prize for a game's matches)"),
+           "blackjack_count": ("legend", "one the legend lists",
+                               "a blackjack win is \"match\" (the legend's prize for the hands won)"),
            "poker_hand": ("chart", "one the chart pays",
                           "a poker_hand win is \"match\" (the chart's prize for the hand)")}
 _NO_FREE = "a free ticket cannot be multiplied"
@@ -187,6 +189,8 @@ def _key_number_match(doc: dict[str, Any], area: dict[str, Any], how: str, by: o
 def _win(doc: dict[str, Any], area: dict[str, Any], how: str, by: object, code: str) -> None:
     """_Refused when the area's style does not take the win (its contract, section 2)."""
     style = area["style"]
+    if style == "blackjack" and area.get("pays") == "count":  # blackjack.md section 10
+        style = "blackjack_count"
     if style in _SHOWN:
         expected, said = _SHOWN[style]
         prize = _prize(_codes(doc, area["prizes"]), code)
@@ -315,7 +319,7 @@ def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str,
         style, most_of = area["style"], _MOST.get(area["style"])
         given: Any = area[most_of] if isinstance(most_of, str) else most_of
         limit: int | None = len(given) if isinstance(given, list) else given  # a maze's starts: a list
-        if style == "lines" and "legend" in area:
+        if style == "lines" and "legend" in area or style == "blackjack" and area.get("pays") == "count":
             limit = 1
         if style == "crossword" and _crossword_twice(area, mine):
             limit = 0

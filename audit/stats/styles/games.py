@@ -129,6 +129,9 @@ def blackjack(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int]
     """blackjack.md section 8: among HANDS that do not win, the PRIZE; the DEALER'S TOTAL and the cards
     are not promised."""
     aid = area["id"]
+    if area.get("pays") == "count":  # section 10: no PRIZE spots; the cards are drawn by the hands won
+        return [], [], [f"layout: {aid}: the DEALER'S cards and the HANDS: drawn by how many hands the "
+                        "ticket wins (blackjack.md section 11: no promise)"]
     won = _won(area, blackjack_columns(area), get)
     tests: Tests = [(f"{aid}_prize_{h} (a PRIZE) on tickets whose hand {h} does not win, against win/lose",
                      _unless(w, get(f"{aid}_prize_{h}"))) for h, w in enumerate(won)]
