@@ -4,8 +4,9 @@ ticket_multiplier; two for symbol_count (its symbols, its legend) and poker_hand
 a lines area's grid and prizes, and with `calls` its caller's pictures between them; one a game for
 prize_box, one a pair for yours_beats_theirs; for cards two a game (YOUR HAND, the DEALER'S), three
 with `deal = "hold_em"` (and the COMMUNITY CARDS), the DEALER'S HAND and one a game with `dealer =
-"shared"`; for blackjack the DEALER'S TOTAL and one a HAND; a crossword's in grids.py. The other styles'
-sections (key_number_match, add_up, bingo) are left to `check`."""
+"shared"`; for blackjack the DEALER'S TOTAL (or HAND) and one a HAND, and the legend last with `pays =
+"count"`; a crossword's in grids.py. The other styles' sections (key_number_match, add_up, bingo) are
+left to `check`."""
 
 from __future__ import annotations
 
@@ -35,8 +36,8 @@ def _sections(area: dict[str, Any]) -> int | None:
         if area.get("dealer") == "shared":
             return 1 + games
         return (3 if area.get("deal") == "hold_em" else 2) * games
-    if style == "blackjack":
-        return 1 + int(area["hands"])
+    if style == "blackjack":  # with pays = "count", the legend last (blackjack.md section 10)
+        return 1 + int(area["hands"]) + (area.get("pays") == "count")
     return None
 
 

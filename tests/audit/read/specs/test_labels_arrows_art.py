@@ -43,6 +43,8 @@ CASES: list[tuple[str, tuple[Any, ...], object, str]] = [
                                                             "section(s)"),
     ("examples/pa_blackjack_10", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for the "
                                                                 "area's 9 section(s)"),
+    ("examples/va_blackjack_classic", ("areas", 0, "labels"), ["A"], "areas[0].labels: 1 title(s) for "
+                                                                     "the area's 17 section(s)"),  # legend
     ("examples/arrow_maze", ("symbols", 0, "code"), "NORTH",
      "areas[0].arrows: the 4 arrows, codes UP, RIGHT, DOWN, LEFT in that order"),
     ("examples/lucky_pairs", ("symbols", 0, "art"), " LP902_bell.eps",
