@@ -92,7 +92,8 @@ def _doc(**area: object) -> dict:
     prizes = [{"group": "pz", "code": c, "symbol": f"${c}", "value": f"{c}.00"} for c in ("1", "2")]
     base = {"id": "pk", "style": "cards", "games": 2, "prizes": "pz", "ties": "lose", "dealer": "shared"}
     base.update(area)
-    tiers = [{"id": "t", "count": 10, "wins": [{"area": "pk", "prize": "1", "how": "match"}]}]
+    tiers = [{"id": f"t{c}", "count": 10, "wins": [{"area": "pk", "prize": c, "how": "match"}]}
+             for c in ("1", "2")]  # a prize no tier wins is refused (docs/styles/cards.md section 2)
     return base_doc([{k: v for k, v in base.items() if v is not None}], prizes, tiers, pool_tickets=100)
 
 
