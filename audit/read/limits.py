@@ -30,6 +30,7 @@ MAX_NESTING = 32
 MAX_INT_DIGITS = 30  # the largest figure of a manifest (a prize cost in cents) has under 20
 MAX_DIGIT_RUN = 1000
 MAX_POOL_TICKETS = 10_000_000  # a manifest's pool, as poolgen's spec loader bounds it
+MAX_ORDER_TICKETS = 100_000_000  # a spec's order (all its pools), as poolgen's spec loader bounds it
 MAX_POOLS = 64
 MAX_TIERS = 256
 

@@ -5,8 +5,9 @@ blank symbol code or a number for a caption passed `verify --spec` where `check`
 
 Each rule is (field, kind, required); kinds: text, code (text, not blank), name (a lower-case name:
 a-z, 0-9, _, starting with a letter, at most 64), whole (an integer, never a boolean), count (a whole
-number, not negative), game_number (0..9999), decimal (a multiplier: text of a finite
-number, not negative)."""
+number, not negative), order and pool (a count of tickets or shares, 1 .. the loader's 100,000,000 an
+order and 10,000,000 a pool), game_number (0..9999), decimal (a multiplier: text of a finite number, not
+negative)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.game_number import MAX_GAME_NUMBER
+from audit.read.limits import MAX_ORDER_TICKETS, MAX_POOL_TICKETS
 from audit.read.specs.area_fields import refuse_unfit_area
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
@@ -37,6 +39,7 @@ _GAME = {1: [("name", "text", True), ("number", "whole", False), ("kind", "kind"
 _AT_LEAST_ONE = {"order": "an order holds at least one ticket or share",
                  "pool": "a pool holds at least one ticket or share",
                  "max_wins": "a winning ticket wins at least once: 1 or more, not 0"}
+_AT_MOST = {"order": MAX_ORDER_TICKETS, "pool": MAX_POOL_TICKETS}  # tickets or shares
 _CHOICES = {"counts_per": ("order", "pool"), "counts_per_pool": ("pool",),
             "how": ("automatic", "multiplier", "all"), "free_ticket_cost": ("zero", "price"),
             "packs_neighbours": ("within packs", "across packs", "off"),
@@ -82,6 +85,8 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
             raise UnusableInput(f"{at}: must not be negative, got {value}")
         if kind in _AT_LEAST_ONE and value == 0:
             raise UnusableInput(f"{at}: {_AT_LEAST_ONE[kind]}")
+        if kind in _AT_MOST and value > _AT_MOST[kind]:  # the loader's bounds, before anything is built
+            raise UnusableInput(f"{at}: {value:,} is more than {_AT_MOST[kind]:,} per {kind}")
         if kind == "game_number" and not 0 <= value <= MAX_GAME_NUMBER:
             raise UnusableInput(f"{at}: must be 0..{MAX_GAME_NUMBER} (the first 3 digits of every ticket id, "
                                 f"4 from 1000), not {value}")
