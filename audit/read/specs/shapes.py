@@ -282,6 +282,8 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
     sign = sign_of(doc)
     if fmt == 2:
         _fields(_table(doc, "printed"), "printed", _PRINTED, sign)
+        if not money(doc["printed"]["price"], "printed.price", sign):
+            raise UnusableInput("printed.price: a ticket costs more than nothing")
         play = _table(doc, "play")
         _value(play, "max_wins", "play", "max_wins", True)
         _published(doc, required=False)
@@ -319,7 +321,11 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             if foreign_amount(s.get(key, ""), sign):
                 raise UnusableInput(f"symbols[{i}].{key}: {s[key]!r} shows an amount in another currency's "
                                     f"sign: the game's currency is {game.get('currency', 'USD')} ({sign!r})")
-        if fmt == 2 and "value" in s and not s.get("free"):
+        if fmt == 2 and "value" in s and s.get("free"):
+            raise UnusableInput(f"symbols[{i}].value: a free ticket is worth the ticket price: no value")
+        if fmt == 2 and "value" in s and money(s["value"], f"symbols[{i}].value", sign) <= 0:
+            raise UnusableInput(f"symbols[{i}].value: a prize symbol is worth more than nothing")
+        if fmt == 2 and "value" in s:
             _as_printed(s, f"symbols[{i}]", sign)
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     multipliers: set[Decimal] = set()
