@@ -19,6 +19,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
+from audit.read.specs.books import order_pools
 from audit.read.specs.model import SpecExpectation, same
 from audit.read.specs.money import money, sign_of
 from audit.read.specs.multiplies import scaled, shown_elsewhere
@@ -100,14 +101,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
     _free_ticket_cost(doc, free)
-    if sales["first_ticket"] != 0:  # docs/pool-files.md numbers a book's tickets 0 .. per_book - 1
-        first = sales["first_ticket"]
-        raise UnusableInput(f"printed.first_ticket: {first}; every book's tickets are numbered from 000 "
-                            "(docs/pool-files.md: ticket_no is position % tickets per book), so a game whose "
-                            f"tickets start at {first:03d} cannot be printed as its regulation says")
-    per_book = sales["last_ticket"] - sales["first_ticket"] + 1
+    per_book, sizes = order_pools(sales)  # books and pools as the loader reads them, before any count
     order, size = sales["order_tickets"], sales["pool_tickets"]
-    sizes = [size] * (order // size) + ([order % size] if order % size else [])
     basis = order if sales["counts_per"] == "order" else size
     split = sales.get("split")  # "even": each count its exact share rounded down or up (section 4b)
     if split not in (None, "even"):  # docs/new-game.md, section 2
