@@ -74,3 +74,18 @@ def test_entries_it_cannot_read_stop_the_step(change):
     with pytest.raises(ValueError) as caught:
         judge(0, [1, 0, 1, 2], [1, 1], "w5", play)
     assert str(caught.value).startswith("manifest play entry: area 'bj': ")
+
+
+PRIZE_UNREADABLE = ("manifest play entry: area 'bj': prizes is not a non-empty list of {code, cents} "
+                    "(cents 0..2^40 - 1)")
+
+
+@pytest.mark.parametrize("prize", [{"cents": 900}, {"code": 9, "cents": 900}, {"code": "9", "cents": -1},
+                                   {"code": "9", "cents": 1 << 40}, {"code": "9", "cents": 9.0},
+                                   {"code": "9", "cents": True}, {"code": "9", "cents": "900"}, "9"])
+def test_a_prize_no_row_shows_that_is_not_code_and_cents_in_range_stops_the_step(prize):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0]["prizes"].append(prize)
+    with pytest.raises(ValueError) as caught:
+        judge(0, [1, 0, 1, 2], [1, 1], "w5", play)
+    assert str(caught.value) == PRIZE_UNREADABLE

@@ -110,7 +110,8 @@ def test_a_multiplier_of_4096_is_out_of_range():
 def test_a_prize_of_2_to_the_40_cents_is_out_of_range_and_one_cent_less_is_not():
     play = edited(lambda p: p["areas"][0]["prizes"][2].update(cents=1 << 40))
     assert refusal(play, kn_table([0, 1], [2, 3, 4], [1, 1, 2])) == (
-        "manifest play entry: area 'play': a multiplier or amount out of range")
+        "manifest play entry: area 'play': prizes is not a non-empty list of {code, cents} "
+        "(cents 0..2^40 - 1)")
     play["areas"][0]["prizes"][2]["cents"] = (1 << 40) - 1
     assert evaluate(kn_table([0, 1], [2, 3, 4], [1, 1, 2]), {"id": "p1"}, play).illegal == []
 
