@@ -55,6 +55,18 @@ def _listed_prizes(area: dict[str, Any], area_id: str) -> None:
                          "{code, cents} (cents 0..2^40 - 1)")
 
 
+def _listed_codes(area: dict[str, Any], area_id: str) -> None:
+    """Every code an area lists (`numbers`, `pictures`, `dealer_totals`; a multiplier's or special's
+    `code`) is a string, as the spec's symbol codes are (play.md rule 1), whether or not a row shows it."""
+    for key in ("numbers", "pictures", "dealer_totals", "multipliers", "specials"):
+        listed = area.get(key)
+        entries = key in ("multipliers", "specials")  # lists of {code, ...}
+        if isinstance(listed, list) and not all(
+                isinstance(c.get("code") if entries and isinstance(c, dict) else c, str) for c in listed):
+            raise ValueError(f"manifest play entry: area {area_id!r}: {key} lists a code that is not a "
+                             "string")
+
+
 def _key(area: int, how: npt.ArrayLike, by: npt.ArrayLike, prize: npt.ArrayLike) -> np.ndarray:
     """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
     packed = ((np.int64(area) * 8 + np.asarray(how)) * 4096 + np.asarray(by)) * 256 + np.asarray(prize)
@@ -121,6 +133,7 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
         names[area_id] = i
         engine = area_engine(_need(area, "style", str, f"areas[{i}]"))
         _listed_prizes(area, area_id)
+        _listed_codes(area, area_id)
         area_slots = engine.evaluate(table, area, reasons)
         if any((s.how == ALL).any() for s in area_slots):  # a win-all area: the prize codes of its spots
             shown[i] = ([s.prize for s in area_slots],

@@ -218,3 +218,12 @@ def test_a_table_of_more_rows_than_one_slice_reads_as_the_same_rows_one_by_one(t
     assert result.illegal[-5:] == [(65_535, "play: two winning numbers are equal"),
                                    (65_536, "its wins are not its tier 'lose''s (1 win(s) paying 100 cents)"),
                                    *[(65_530 + row, why) for row, why in once.illegal[2:]]]
+
+
+@pytest.mark.parametrize(("key", "change"), [
+    ("numbers", lambda a: a["numbers"].__setitem__(0, 1)),
+    ("specials", lambda a: a["specials"][0].pop("code")),
+    ("specials", lambda a: a["specials"][1].update(code=2))])
+def test_a_code_no_row_shows_that_is_not_a_string_stops_the_step(key, change):
+    play = edited(lambda p: change(p["areas"][0]))
+    assert refusal(play) == f"manifest play entry: area 'play': {key} lists a code that is not a string"

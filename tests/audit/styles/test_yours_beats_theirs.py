@@ -106,3 +106,13 @@ def test_a_prize_no_row_shows_that_is_not_code_and_cents_in_range_stops_the_step
     with pytest.raises(ValueError) as caught:
         judge([2, 1], [1, 1], [1, 0], "w5", play)
     assert str(caught.value) == PRIZE_UNREADABLE
+
+
+@pytest.mark.parametrize(("key", "code"), [("numbers", 1), ("multipliers", {"by": 2}),
+                                           ("multipliers", {"code": 2, "by": 2})])
+def test_a_listed_code_that_is_not_a_string_stops_the_step(key, code):
+    play = copy.deepcopy(MPLAY)
+    play["areas"][0][key][0] = code
+    with pytest.raises(ValueError) as caught:
+        judge([2, 1], [1, 1], [1, 0], "w25", play, mults=[0, 1])
+    assert str(caught.value) == f"manifest play entry: area 'yt': {key} lists a code that is not a string"
