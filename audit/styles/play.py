@@ -55,6 +55,21 @@ def _listed_prizes(area: dict[str, Any], area_id: str) -> None:
                          "{code, cents} (cents 0..2^40 - 1)")
 
 
+SIZES = ("spots", "winning", "yours", "games", "hands", "hand_cards", "pairs", "rows", "cols", "cards",
+         "calls", "letters")  # an area's counts of layout columns (of spots, games, ...)
+MAX_TICKET_SPOTS = 1024  # a printed ticket's layout columns, all areas (docs/styles/play.md rule 1)
+
+
+def _sizes(area: dict[str, Any], area_id: str) -> None:
+    """No count of an area's columns is above the 1,024 a ticket holds: refused before any engine
+    lists that many column names."""
+    for key in SIZES:
+        value = area.get(key)
+        if type(value) is int and value > MAX_TICKET_SPOTS:
+            raise ValueError(f"manifest play entry: area {area_id!r}: {key} {value} is more than the "
+                             f"{MAX_TICKET_SPOTS:,} spots a ticket holds")
+
+
 def _listed_codes(area: dict[str, Any], area_id: str) -> None:
     """Every code an area lists (`numbers`, `pictures`, `dealer_totals`; a multiplier's or special's
     `code`) is a string, as the spec's symbol codes are (play.md rule 1), whether or not a row shows it."""
@@ -134,6 +149,7 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
         engine = area_engine(_need(area, "style", str, f"areas[{i}]"))
         _listed_prizes(area, area_id)
         _listed_codes(area, area_id)
+        _sizes(area, area_id)
         area_slots = engine.evaluate(table, area, reasons)
         if any((s.how == ALL).any() for s in area_slots):  # a win-all area: the prize codes of its spots
             shown[i] = ([s.prize for s in area_slots],

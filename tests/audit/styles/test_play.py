@@ -227,3 +227,10 @@ def test_a_table_of_more_rows_than_one_slice_reads_as_the_same_rows_one_by_one(t
 def test_a_code_no_row_shows_that_is_not_a_string_stops_the_step(key, change):
     play = edited(lambda p: change(p["areas"][0]))
     assert refusal(play) == f"manifest play entry: area 'play': {key} lists a code that is not a string"
+
+
+@pytest.mark.parametrize(("key", "value"), [("yours", 1025), ("winning", 1 << 45)])
+def test_a_count_of_columns_above_the_1024_a_ticket_holds_stops_the_step(key, value):
+    play = edited(lambda p: p["areas"][0].update({key: value}))
+    assert refusal(play) == (f"manifest play entry: area 'play': {key} {value} is more than the 1,024 spots "
+                             "a ticket holds")
