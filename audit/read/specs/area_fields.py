@@ -17,6 +17,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_count_legend, refuse_unshaped_lists
+from audit.read.specs.codes import refuse_wide_groups
 from audit.read.specs.keno_fields import refuse_unfit_keno
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.labels import refuse_label_count
@@ -305,9 +306,7 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         _lines(doc, area, where)
     if style == "poker_hand":
         refuse_unfit_chart(doc, area, where)
-    groups = ("numbers", "dealer_totals", "prizes")  # blackjack's, in section 4's uint8 columns
-    if style == "blackjack" and max(len(_group(doc, area[g])) for g in groups) > 255:
-        raise _fail(where, "more than 255 symbols do not fit a uint8 code")
+    refuse_wide_groups(doc, area, where)  # its groups fit its uint8 code columns (codes.py)
     if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
         raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":

@@ -24,6 +24,7 @@ from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.match_layout import refuse_misshapen_match
 from audit.read.specs.money import SIGNS, dollars, foreign_amount, money, printed_amount, sign_of
+from audit.read.specs.ticket_spots import refuse_crowded_ticket
 from audit.styles import TICKET_ENGINES
 
 __all__ = ["refuse_misshapen"]
@@ -304,6 +305,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             if any(other["id"] == area["id"] for other in doc["areas"][:i]):
                 raise UnusableInput(f"areas[{i}].id: duplicate area id {area['id']!r}")
             _area_fields(doc, area, f"areas[{i}]", doc["areas"][:i])
+        refuse_crowded_ticket(doc)  # all its areas' spots together (ticket_spots.py)
     else:
         if "style" not in game and "id" in game:  # an eInstant names its game and style together
             raise UnusableInput("game.id: goes with game.style (a spec without a style names its rules)")
