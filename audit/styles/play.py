@@ -42,6 +42,46 @@ def _need(doc: object, key: str, kind: type[T], where: str) -> T:
     return value
 
 
+def _listed_prizes(area: dict[str, Any], area_id: str) -> None:
+    """Every prize an area lists is `{code, cents}` (each style's section 3), code a string and cents a
+    whole number 0..2^40 - 1 (play.md rule 1), whether or not a row shows it."""
+    prizes = area.get("prizes")
+    if prizes is None:
+        return
+    if not (isinstance(prizes, list) and prizes and all(
+            isinstance(p, dict) and isinstance(p.get("code"), str) and type(p.get("cents")) is int
+            and 0 <= p["cents"] < 1 << 40 for p in prizes)):
+        raise ValueError(f"manifest play entry: area {area_id!r}: prizes is not a non-empty list of "
+                         "{code, cents} (cents 0..2^40 - 1)")
+
+
+SIZES = ("spots", "winning", "yours", "games", "hands", "hand_cards", "pairs", "rows", "cols", "cards",
+         "calls", "letters")  # an area's counts of layout columns (of spots, games, ...)
+MAX_TICKET_SPOTS = 1024  # a printed ticket's layout columns, all areas (docs/styles/play.md rule 1)
+
+
+def _sizes(area: dict[str, Any], area_id: str) -> None:
+    """No count of an area's columns is above the 1,024 a ticket holds: refused before any engine
+    lists that many column names."""
+    for key in SIZES:
+        value = area.get(key)
+        if type(value) is int and value > MAX_TICKET_SPOTS:
+            raise ValueError(f"manifest play entry: area {area_id!r}: {key} {value} is more than the "
+                             f"{MAX_TICKET_SPOTS:,} spots a ticket holds")
+
+
+def _listed_codes(area: dict[str, Any], area_id: str) -> None:
+    """Every code an area lists (`numbers`, `pictures`, `dealer_totals`; a multiplier's or special's
+    `code`) is a string, as the spec's symbol codes are (play.md rule 1), whether or not a row shows it."""
+    for key in ("numbers", "pictures", "dealer_totals", "multipliers", "specials"):
+        listed = area.get(key)
+        entries = key in ("multipliers", "specials")  # lists of {code, ...}
+        if isinstance(listed, list) and not all(
+                isinstance(c.get("code") if entries and isinstance(c, dict) else c, str) for c in listed):
+            raise ValueError(f"manifest play entry: area {area_id!r}: {key} lists a code that is not a "
+                             "string")
+
+
 def _key(area: int, how: npt.ArrayLike, by: npt.ArrayLike, prize: npt.ArrayLike) -> np.ndarray:
     """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
     packed = ((np.int64(area) * 8 + np.asarray(how)) * 4096 + np.asarray(by)) * 256 + np.asarray(prize)
@@ -107,6 +147,9 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
                              "earlier area of the same numbers")
         names[area_id] = i
         engine = area_engine(_need(area, "style", str, f"areas[{i}]"))
+        _listed_prizes(area, area_id)
+        _listed_codes(area, area_id)
+        _sizes(area, area_id)
         area_slots = engine.evaluate(table, area, reasons)
         if any((s.how == ALL).any() for s in area_slots):  # a win-all area: the prize codes of its spots
             shown[i] = ([s.prize for s in area_slots],

@@ -32,7 +32,8 @@ SPOT_RULES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),
     "symbol_count": (("_spot_", ("pictures",)),),
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
-    "yours_beats_theirs": (("_yours_", ("numbers",)), ("_prize_", ("prizes",))),
+    "yours_beats_theirs": (("_yours_", ("numbers",)), ("_prize_", ("prizes",)),
+                           ("_mult_", ("multipliers",))),
     "keno": (("_win_", ("numbers",)),),
 }
 

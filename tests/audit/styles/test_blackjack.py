@@ -74,3 +74,28 @@ def test_entries_it_cannot_read_stop_the_step(change):
     with pytest.raises(ValueError) as caught:
         judge(0, [1, 0, 1, 2], [1, 1], "w5", play)
     assert str(caught.value).startswith("manifest play entry: area 'bj': ")
+
+
+PRIZE_UNREADABLE = ("manifest play entry: area 'bj': prizes is not a non-empty list of {code, cents} "
+                    "(cents 0..2^40 - 1)")
+
+
+@pytest.mark.parametrize("prize", [{"cents": 900}, {"code": 9, "cents": 900}, {"code": "9", "cents": -1},
+                                   {"code": "9", "cents": 1 << 40}, {"code": "9", "cents": 9.0},
+                                   {"code": "9", "cents": True}, {"code": "9", "cents": "900"}, "9"])
+def test_a_prize_no_row_shows_that_is_not_code_and_cents_in_range_stops_the_step(prize):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0]["prizes"].append(prize)
+    with pytest.raises(ValueError) as caught:
+        judge(0, [1, 0, 1, 2], [1, 1], "w5", play)
+    assert str(caught.value) == PRIZE_UNREADABLE
+
+
+@pytest.mark.parametrize(("key", "code"), [("numbers", 5), ("numbers", None), ("dealer_totals", 17),
+                                           ("dealer_totals", ["17"])])
+def test_a_listed_code_that_is_not_a_string_stops_the_step(key, code):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0][key][0] = code
+    with pytest.raises(ValueError) as caught:
+        judge(0, [1, 0, 1, 2], [1, 1], "w5", play)
+    assert str(caught.value) == f"manifest play entry: area 'bj': {key} lists a code that is not a string"

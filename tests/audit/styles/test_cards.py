@@ -115,3 +115,18 @@ def test_a_hand_showing_a_card_twice_ranks_as_its_ranks_and_suits_say(a, b, a_st
     x, y = strength(np.array([hand(a)])), strength(np.array([hand(b)]))
     (above,), _ = beats(x, y)
     assert (bool(above), x[0].tolist()) == (True, a_strength)
+
+
+PRIZE_UNREADABLE = ("manifest play entry: area 'pk': prizes is not a non-empty list of {code, cents} "
+                    "(cents 0..2^40 - 1)")
+
+
+@pytest.mark.parametrize("prize", [{"cents": 900}, {"code": 9, "cents": 900}, {"code": "9", "cents": -1},
+                                   {"code": "9", "cents": 1 << 40}, {"code": "9", "cents": 9.0},
+                                   {"code": "9", "cents": True}, {"code": "9", "cents": "900"}, "9"])
+def test_a_prize_no_row_shows_that_is_not_code_and_cents_in_range_stops_the_step(prize):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0]["prizes"].append(prize)
+    with pytest.raises(ValueError) as caught:
+        judge([(NOTHING, SIXES), (WHEEL, ROYAL)], [1, 1], "lose", play)
+    assert str(caught.value) == PRIZE_UNREADABLE

@@ -101,7 +101,7 @@ def test_many_rows_at_once_pay_each_its_own():
     ({"legend": [{"words": 1, "prize": "9"}]}, "a prize not one of its prizes"),
     ({"words": ["CAB", "cad"]}, "words are not words of 2 to 12 letters of the alphabet"),
     ({"words": ["CAB", "FED"]}, "words are not words of 2 to 12 letters of the alphabet"),
-    ({"prizes": [{"code": "1", "cents": "100"}]}, "prizes unreadable"),
+    ({"prizes": [{"code": "1", "cents": "100"}]}, "prizes is not a non-empty list of {code, cents}"),
 ])
 def test_entries_it_cannot_read_stop_the_step(change, words):
     play = copy.deepcopy(PLAY)

@@ -110,7 +110,8 @@ def test_a_multiplier_of_4096_is_out_of_range():
 def test_a_prize_of_2_to_the_40_cents_is_out_of_range_and_one_cent_less_is_not():
     play = edited(lambda p: p["areas"][0]["prizes"][2].update(cents=1 << 40))
     assert refusal(play, kn_table([0, 1], [2, 3, 4], [1, 1, 2])) == (
-        "manifest play entry: area 'play': a multiplier or amount out of range")
+        "manifest play entry: area 'play': prizes is not a non-empty list of {code, cents} "
+        "(cents 0..2^40 - 1)")
     play["areas"][0]["prizes"][2]["cents"] = (1 << 40) - 1
     assert evaluate(kn_table([0, 1], [2, 3, 4], [1, 1, 2]), {"id": "p1"}, play).illegal == []
 
@@ -217,3 +218,19 @@ def test_a_table_of_more_rows_than_one_slice_reads_as_the_same_rows_one_by_one(t
     assert result.illegal[-5:] == [(65_535, "play: two winning numbers are equal"),
                                    (65_536, "its wins are not its tier 'lose''s (1 win(s) paying 100 cents)"),
                                    *[(65_530 + row, why) for row, why in once.illegal[2:]]]
+
+
+@pytest.mark.parametrize(("key", "change"), [
+    ("numbers", lambda a: a["numbers"].__setitem__(0, 1)),
+    ("specials", lambda a: a["specials"][0].pop("code")),
+    ("specials", lambda a: a["specials"][1].update(code=2))])
+def test_a_code_no_row_shows_that_is_not_a_string_stops_the_step(key, change):
+    play = edited(lambda p: change(p["areas"][0]))
+    assert refusal(play) == f"manifest play entry: area 'play': {key} lists a code that is not a string"
+
+
+@pytest.mark.parametrize(("key", "value"), [("yours", 1025), ("winning", 1 << 45)])
+def test_a_count_of_columns_above_the_1024_a_ticket_holds_stops_the_step(key, value):
+    play = edited(lambda p: p["areas"][0].update({key: value}))
+    assert refusal(play) == (f"manifest play entry: area 'play': {key} {value} is more than the 1,024 spots "
+                             "a ticket holds")

@@ -91,3 +91,28 @@ def test_multipliers_it_cannot_read_stop_the_step(mults):
     play["areas"][0] = AREA | {"multipliers": mults}
     with pytest.raises(ValueError, match="^manifest play entry: area 'yt': multipliers unreadable$"):
         judge([0, 1], [1, 2], [1, 1], "lose", play, [0, 0])
+
+
+PRIZE_UNREADABLE = ("manifest play entry: area 'yt': prizes is not a non-empty list of {code, cents} "
+                    "(cents 0..2^40 - 1)")
+
+
+@pytest.mark.parametrize("prize", [{"cents": 900}, {"code": 9, "cents": 900}, {"code": "9", "cents": -1},
+                                   {"code": "9", "cents": 1 << 40}, {"code": "9", "cents": 9.0},
+                                   {"code": "9", "cents": True}, {"code": "9", "cents": "900"}, "9"])
+def test_a_prize_no_row_shows_that_is_not_code_and_cents_in_range_stops_the_step(prize):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0]["prizes"].append(prize)
+    with pytest.raises(ValueError) as caught:
+        judge([2, 1], [1, 1], [1, 0], "w5", play)
+    assert str(caught.value) == PRIZE_UNREADABLE
+
+
+@pytest.mark.parametrize(("key", "code"), [("numbers", 1), ("multipliers", {"by": 2}),
+                                           ("multipliers", {"code": 2, "by": 2})])
+def test_a_listed_code_that_is_not_a_string_stops_the_step(key, code):
+    play = copy.deepcopy(MPLAY)
+    play["areas"][0][key][0] = code
+    with pytest.raises(ValueError) as caught:
+        judge([2, 1], [1, 1], [1, 0], "w25", play, mults=[0, 1])
+    assert str(caught.value) == f"manifest play entry: area 'yt': {key} lists a code that is not a string"
