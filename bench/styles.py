@@ -49,7 +49,7 @@ EXAMPLES = {
     "maze": "arrow_maze", "poker_hand": "poker_lotto_instant", "prize_box": "lucky_pairs",
     "prize_legend_duel": "elemental_duel",
     "symbol_count": "five_alarm_flames", "ticket_multiplier": "diamond_life",
-    "yours_beats_theirs": "high_card_duel",
+    "yours_beats_theirs": "high_card_duel", "keno": "ne_scratch_keno",
 }
 SIDES = ("generate", "audit verify", "poolgen verify")
 

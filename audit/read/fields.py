@@ -16,7 +16,7 @@ from typing import Any
 
 from audit.read.codehash import CODE_HASH, CODE_HASH_V1
 from audit.read.game_number import barcode_digits, barcode_rule
-from audit.read.specs.printed import ENTRY_KEYS, SYMBOL_KEYS
+from audit.read.specs.entry_keys import ENTRY_KEYS, SYMBOL_KEYS
 
 __all__ = ["FIELDS", "SUBTREES", "field_paths", "fixed_values", "play_fields", "unlisted_fields"]
 

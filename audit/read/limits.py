@@ -30,6 +30,7 @@ MAX_NESTING = 32
 MAX_INT_DIGITS = 30  # the largest figure of a manifest (a prize cost in cents) has under 20
 MAX_DIGIT_RUN = 1000
 MAX_POOL_TICKETS = 10_000_000  # a manifest's pool, as poolgen's spec loader bounds it
+MAX_ORDER_TICKETS = 100_000_000  # a spec's order (all its pools), as poolgen's spec loader bounds it
 MAX_POOLS = 64
 MAX_TICKET_SPOTS = 1024  # a printed ticket's spots, all areas, as poolgen's spec loader bounds them
 MAX_TIERS = 256
@@ -180,15 +181,26 @@ BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u206
 
 
 MAX_INTEGER = 2**63 - 1  # TOML's own integer range, which tomllib does not hold a number to
+# the lengths a spec is held to (README, "Limits"; poolgen's loader refuses longer): a text, a list, a table;
+# a report's table prints the game's name, regulation and source in one cell
+MAX_STRING_CHARS = 10_000
+MAX_TIER_ID_CHARS = 64
+MAX_LIST_ITEMS = 1024
+_TEXT_LIMITS = {"game.name": 200, "game.regulation": 200, "game.source": 500}
+_LIST_LIMITS = {"tiers": MAX_TIERS, "symbols": 1024}
 
 
 def printable_text(doc: object, where: str = "") -> None:
     """Refuse a string of a parsed spec holding a control character (Unicode category Cc) or a
-    bidirectional control character, and a whole number outside TOML's 64-bit range, naming its field, as
-    poolgen's loader does (docs/new-game.md, section 1)."""
+    bidirectional control character, or longer than poolgen's loader takes (_TEXT_LIMITS), a list or
+    table of more items than it takes (_LIST_LIMITS), and a whole number outside TOML's 64-bit range,
+    naming its field, in the loader's words (docs/new-game.md, section 1)."""
     if isinstance(doc, int) and not isinstance(doc, bool) and not -MAX_INTEGER <= doc <= MAX_INTEGER:
         raise UnusableInput(f"{where}: {doc} is out of range (a whole number below 2**63)")
     if isinstance(doc, str):
+        for limit in (MAX_STRING_CHARS, _text_limit(where)):
+            if len(doc) > limit:
+                raise UnusableInput(f"{where}: text longer than {limit:,} characters")
         bad = next((c for c in doc if unicodedata.category(c) == "Cc"), None)
         if bad is not None:
             raise UnusableInput(f"{where}: text holds a control character (U+{ord(bad):04X})")
@@ -196,11 +208,22 @@ def printable_text(doc: object, where: str = "") -> None:
         if bad is not None:
             raise UnusableInput(f"{where}: text holds a bidirectional control character (U+{ord(bad):04X})")
     elif isinstance(doc, list):
+        limit = _LIST_LIMITS.get(where, MAX_LIST_ITEMS)
+        if len(doc) > limit:
+            raise UnusableInput(f"{where}: {len(doc):,} entries; at most {limit:,}")
         for i, item in enumerate(doc):
             printable_text(item, f"{where}[{i}]")
     elif isinstance(doc, dict):
+        if len(doc) > MAX_LIST_ITEMS:
+            raise UnusableInput(f"{where or 'spec'}: {len(doc):,} fields; at most {MAX_LIST_ITEMS:,}")
         for key, item in doc.items():
             printable_text(item, f"{where}.{key}" if where else str(key))
+
+
+def _text_limit(where: str) -> int:
+    if re.fullmatch(r"tiers\[\d+\]\.id", where):
+        return MAX_TIER_ID_CHARS
+    return _TEXT_LIMITS.get(where, MAX_STRING_CHARS)
 
 
 def read_manifest_bytes(path: Path) -> bytes:

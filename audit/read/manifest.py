@@ -167,6 +167,8 @@ class Manifest:
             raise ManifestError("pools: a file name appears twice")
         style = _style(doc, game, kind)
         _names_are_text(doc)
+        if "print" in doc and not isinstance(doc["print"], dict):  # a printed run's settings, read by steps
+            raise ManifestError("manifest.print: not an object")
         currency = game.get("currency", "USD")
         if currency not in SIGNS or currency == "USD" and "currency" in game:
             raise ManifestError(f"game.currency: {str(currency)[:60]!r} is not one of "

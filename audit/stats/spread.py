@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from audit.stats.boards import SEQUENCES, board_features
 from audit.stats.styles.kinds import Get
 
 __all__ = ["spread_columns", "spread_features"]
@@ -53,7 +54,6 @@ def _key_number_match(area: dict[str, Any], play: dict[str, Any], get: Get) -> l
 
 
 JOKER = 52  # the poker_hand style's code of the JOKER (docs/styles/poker_hand.md section 4)
-SEQUENCES = [sum(1 << r for r in (12, 0, 1, 2, 3)), *[31 << k for k in range(9)]]  # A-5, 2-6 .. 10-A
 BITS = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)  # ranks in a 13-bit set
 
 
@@ -112,16 +112,26 @@ EACH_VALUE = frozenset({"poker_hand", "cards"})  # styles whose features are tes
 
 
 def spread_columns(play: dict[str, Any]) -> list[str]:
-    """The columns of the areas whose features only this module reads (a poker_hand area's cards)."""
-    return [f"{a['id']}_card_{i}" for a in play.get("areas", []) if isinstance(a, dict)
-            and a.get("style") == "poker_hand" and isinstance(a.get("id"), str) for i in range(5)]
+    """The columns of the areas whose features only this module reads (a poker_hand area's cards, a maze
+    area's cells)."""
+    found: list[str] = []
+    for a in play.get("areas", []):
+        if not isinstance(a, dict) or not isinstance(a.get("id"), str):
+            continue
+        if a.get("style") == "poker_hand":
+            found += [f"{a['id']}_card_{i}" for i in range(5)]
+        elif a.get("style") == "maze" and type(a.get("rows")) is int and type(a.get("cols")) is int:
+            found += [f"{a['id']}_cell_{k}" for k in range(max(0, a["rows"] * a["cols"]))]
+    return found
 
 
 def spread_features(play: dict[str, Any], get: Get, *,
                     each_value: bool = False) -> list[tuple[str, np.ndarray]]:
     """Each match_n area's counts and each key_number_match area's near misses (section 1l), in the play
-    entry's area order; with `each_value`, each poker_hand area's draws instead (1l: tested with each value
-    a group of its own). An area the features cannot read (which section 2's features report) gives none."""
+    entry's area order, then each cards area's hand categories and each maze area's paths (boards.py); with
+    `each_value`, each poker_hand and cards area's draws instead, then each cards area's DEALER'S and
+    COMMUNITY cards' draws (1l: tested with each value a group of its own). An area the features cannot
+    read (which section 2's features report) gives none."""
     found: list[tuple[str, np.ndarray]] = []
     for area in play.get("areas", []):
         if isinstance(area, dict) and area.get("style") in _STYLES and \
@@ -130,4 +140,4 @@ def spread_features(play: dict[str, Any], get: Get, *,
                 found += _STYLES[area["style"]](area, play, get)
             except (KeyError, TypeError, ValueError, StopIteration):
                 continue
-    return found
+    return found + board_features(play, get, _draws if each_value else None)

@@ -18,6 +18,7 @@ from audit.styles import (
     bonus_reveal,
     cards,
     crossword,
+    keno,
     key_number_match,
     lines,
     match_n,
@@ -49,6 +50,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "bingo": bingo,
     "maze": maze,
     "ticket_multiplier": ticket_multiplier,
+    "keno": keno,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

@@ -38,6 +38,7 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
     "yours_beats_theirs": (("_yours_", ("numbers",)), ("_theirs_", ("numbers",)), ("_prize_", ("prizes",)),
                            ("_mult_", ("multipliers",))),  # `_mult_` with `multipliers` only
+    "keno": (("_win_", ("numbers",)), ("_spot_", ("numbers",))),
 }
 
 

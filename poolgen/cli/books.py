@@ -118,7 +118,7 @@ def status_cmd(
     """Each book's state and last move, or the run's books per state; then the ledger's checks and head.
     Exit 0: the checks pass; 1: a problem (each named); 2: unusable input."""
     from poolgen.backoffice import books as ledger_of_books  # lazy: start-up time (docs/scaling.md)
-    from poolgen.backoffice.chain import parse_head  # lazy: start-up time
+    from poolgen.backoffice.chain import head_text, parse_head  # lazy: start-up time
     from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time
 
     recorded = parse_head(head, entry="move") if head is not None else None
@@ -157,5 +157,7 @@ def status_cmd(
                 f"{n:,} {s}" for s, n in out["states"].items()))
         for problem in found:
             echo(f"problem: {problem}")
+        if recorded is not None and not found:  # so that a clerk who gave --head knows it was checked
+            echo(f"ledger {ledger}: extends the head given, {head_text(*recorded)}")
         echo(f"ledger {ledger}: head {now}")
     raise typer.Exit(0 if not found else 1)

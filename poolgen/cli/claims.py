@@ -135,7 +135,7 @@ def reconcile_cmd(
 ) -> None:
     """Check every payment against the validation files and the manifest, and each ledger's hash chain
     against the heads recorded. Exit 0: they reconcile; 1: a problem (each named); 2: unusable input."""
-    from poolgen.backoffice.chain import heads_for  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.chain import head_text, heads_for  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.reports import reconcile  # lazy: start-up time
     from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
 
@@ -158,6 +158,9 @@ def reconcile_cmd(
             echo(f"problem: {problem}")
         for path, now in rec.heads.items():
             echo(f"ledger {path}: head {now}")
+        if rec.ok:  # said, so that a clerk who gave --head knows it was checked (a break is a problem above)
+            for given, (claim_no, chain) in heads.items():
+                echo(f"ledger {given}: extends the head given, {head_text(claim_no, chain)}")
         echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents, rec.currency)}: "
                    + (f"they reconcile with the validation files and the manifest{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledgers do not reconcile"))

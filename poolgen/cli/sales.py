@@ -248,7 +248,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
     """Check the ledger against the run: shares sold in the pool's order, none after closing, every
     payment its share's prize, every void and closing its row, every chain whole and extending each
     --head. Exit 0: it reconciles; 1: a problem (each named)."""
-    from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.chain import head_text, parse_head  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.sales_schema import CHAINED, CHAINS_OF, ROW  # lazy: start-up time
     from poolgen.backoffice.share_reports import reconcile_sales, unchained_note  # lazy: start-up time
     from poolgen.backoffice.upgrade import conversion  # lazy: start-up time
@@ -291,6 +291,9 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
             echo(f"ledger {path}: head {now}")
         for table, now in chains.items():
             echo(f"ledger {ledger}: {table} head {now}")
+        if rec.ok:  # said, so that a clerk who gave --head knows it was checked (a break is a problem above)
+            for table, (number, chain) in recorded.items():
+                echo(f"ledger {ledger}: extends the {table} head given, {head_text(number, chain)}")
         echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents, rec.currency)}: "
                    + (f"the ledger reconciles with the run{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))

@@ -22,21 +22,23 @@ ROLES: dict[str, tuple[str, bool, str]] = {
 
 # What the other commands write from a run, and who may receive it (docs/proofs.md, docs/validation.md,
 # docs/publish-and-reveal.md): `generate` prints these after its own files, so that every file the
-# tool writes has its line.
-LATER: tuple[tuple[str, str], ...] = (
+# tool writes has its line. The third field names the role a run must hold for the command to write
+# anything from it (an eInstant has no imaging file, so `imaging export` and `seal` refuse its runs).
+LATER: tuple[tuple[str, str, str | None], ...] = (
     ("RUN.seed (a fresh seed), contribution files", "secret, mode 0600: no one until claims close; "
-                                                    "then the seed is published for the reveal"),
-    ("`proof` PDF (specimens), `report` PDF, `publish` bundle", "hold no outcome: anyone"),
+                                                    "then the seed is published for the reveal", None),
+    ("`proof` PDF (specimens), `report` PDF, `publish` bundle", "hold no outcome: anyone", None),
     ("`proof --real` PDF, `report --internal` PDF", "hold outcomes, mode 0600: operations and auditors "
-                                                   "only, until claims close"),
+                                                   "only, until claims close", None),
     ("`imaging export` CSV or fixed-width records, `seal` output",
-     "hold outcomes, mode 0600: the printer only (sealed)"),
+     "hold outcomes, mode 0600: the printer only (sealed)", "imaging"),
 )
 
 
 def who_gets_what(roles: set[str], later: bool = True, signed: bool = True) -> list[str]:
     """One line per file class of a run: what it holds and who may receive it; with `later`, one per
-    kind of file the other commands write from it. An unsigned run has no manifest.sig to name."""
+    kind of file the other commands can write from it (none from imaging files a run does not hold). An
+    unsigned run has no manifest.sig to name."""
     lines = []
     for role, (files, secret, whom) in ROLES.items():
         if role == "manifest" and not signed:
@@ -45,5 +47,6 @@ def who_gets_what(roles: set[str], later: bool = True, signed: bool = True) -> l
             held = "holds outcomes, mode 0600" if secret else "holds no outcome"
             lines.append(f"{files}: {held}; may leave the building to {whom}")
     if later:
-        lines += [f"later, {files}: {whom}" for files, whom in LATER]
+        lines += [f"later, {files}: {whom}" for files, whom, needs in LATER
+                  if needs is None or needs in roles]
     return lines

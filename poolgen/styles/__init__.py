@@ -3,7 +3,7 @@ gives (`style = "..."`).
 
 - Area styles (`AREA_STYLES`): a printed ticket is a list of play areas, each of one of these
   (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword, symbol_count,
-  prize_box, lines, yours_beats_theirs, add_up, blackjack, cards, poker_hand, bingo, maze,
+  prize_box, lines, yours_beats_theirs, add_up, blackjack, cards, poker_hand, bingo, maze, keno,
   ticket_multiplier (a BONUS box whose symbol multiplies every other win of the ticket).
 - Ticket-wide styles (`TICKET_STYLES`): an eInstant share laid out and paid by one style that
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
@@ -25,6 +25,7 @@ from poolgen.styles import (
     blackjack,
     bonus_reveal,
     cards,
+    keno,
     key_number_all,
     key_number_match,
     maze,
@@ -60,6 +61,7 @@ _CARDS: AreaStyle[cards.Params] = cards
 _POKER_HAND: AreaStyle[poker_hand.Params] = poker_hand
 _BINGO: AreaStyle[bingo.Params] = bingo
 _MAZE: AreaStyle[maze.Params] = maze
+_KENO: AreaStyle[keno.Params] = keno
 _TICKET_MULTIPLIER: AreaStyle[ticket_multiplier.Params] = ticket_multiplier
 _PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
 _AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
@@ -80,6 +82,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "ticket_multiplier": _TICKET_MULTIPLIER,
     "poker_hand": _POKER_HAND,
     "blackjack": _BLACKJACK,
+    "keno": _KENO,
 }
 # The area styles whose wins may pin the prizes the area shows (a tier's `shows`): a spec's `shows`
 # on a win of any other style is refused by the loader.

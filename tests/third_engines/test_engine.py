@@ -5,7 +5,7 @@ a tampered row it refuses exactly what audit refuses, with audit's very reasons 
 wording, separators, and what an illegal row still wins, are exact). The third engines (engine.py,
 printed.py, einstant.py, pairs.py, cards.py, grid.py, win_all.py, split.py, packs.py, packs_draws.py,
 chain.py, order_salts.py, back_office*.py, step8_next_ticket.py, step8_spread.py)
-chain.py, order_salts.py, back_office*.py, poker_lab.py)
+chain.py, order_salts.py, back_office*.py, poker_lab.py, blackjack.py)
 import neither poolgen nor audit."""
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from tests.third_engines import (
     back_office,
     back_office_sales,
     back_office_upgrade,
+    blackjack,
     cards,
     chain,
     einstant,
@@ -112,11 +113,13 @@ def run(tmp_path_factory) -> Path:
     (step8_next_ticket, {"__future__", "collections", "dataclasses", "numpy", "scipy", "typing"}),
     (step8_spread, {"__future__", "collections", "numpy", "scipy", "tests", "typing"}),  # tests: next_ticket
     (poker_lab, {"__future__", "collections", "itertools", "math", "typing"}),
+    # tests: printed.py's play.md rules, split.py's stream
+    (blackjack, {"__future__", "bisect", "fractions", "itertools", "json", "pathlib", "polars", "tests"}),
 ], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "lines_symbols", "lines_caller",
         "win_all",
         "win_all_layout", "split", "packs", "packs_draws", "chain", "order_salts", "print_run",
         "validation_desk", "back_office", "back_office_sales",
-        "back_office_upgrade", "step8_next_ticket", "step8_spread", "poker_lab"])
+        "back_office_upgrade", "step8_next_ticket", "step8_spread", "poker_lab", "blackjack"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

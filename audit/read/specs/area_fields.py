@@ -16,10 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.area_lists import refuse_unshaped_lists
+from audit.read.specs.area_lists import refuse_count_legend, refuse_unshaped_lists
+from audit.read.specs.keno_fields import refuse_unfit_keno
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.labels import refuse_label_count
 from audit.read.specs.multiplies import refuse_multiplies, refuse_pair_multipliers
+from audit.read.specs.poker_chart import refuse_unfit_chart
 
 __all__ = ["refuse_unfit_area"]
 
@@ -30,7 +32,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
                ("reach", "choice", ("at_least", "exactly")), ("prizes", "group"), ("target", "any")],
     "blackjack": [("hands", "whole", 1, 16), ("hand_cards", "whole", 1, 3), ("numbers", "group"),
                   ("points", "any"), ("dealer_totals", "group"), ("dealer_points", "any"),
-                  ("prizes", "group")],
+                  ("prizes", "group"), ("dealer_cards", "whole", 1, 3, _OPTIONAL),
+                  ("pays", "choice", ("hand", "count"), _OPTIONAL), ("legend", "list", _OPTIONAL)],
     # then _blackjack
     "bingo": [("cards", "whole", 1, 8), ("free", "bool"), ("calls", "whole", 1, 74), ("prizes", "group"),
               ("numbers", "group"), ("patterns", "list")],
@@ -42,6 +45,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
               ("deal", "choice", ("five", "hold_em"), _OPTIONAL)],
     "crossword": [("alphabet", "group"), ("letters", "whole", 1, None), ("grids", "list"),
                   ("prizes", "group")],
+    "keno": [("numbers", "group"), ("winning", "whole", 1, None), ("prizes", "group"), ("games", "list"),
+             ("key", "list")],  # then refuse_unfit_keno
     "key_number_match": [("numbers", "group")],  # then _key_number_match
     "lines": [("rows", "whole", 1, None), ("cols", "whole", 1, None), ("pictures", "group"),
               ("symbol", "text", _OPTIONAL), ("lines", "list"), ("prizes", "group")],  # then _lines
@@ -51,7 +56,7 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
              ("prizes", "group"), ("exits", "list")],
     "poker_hand": [("joker", "bool", _OPTIONAL), ("five_of_a_kind", "bool", _OPTIONAL),
                    ("joker_multiplier", "whole", 2, 10, _OPTIONAL), ("prizes", "group"), ("chart", "list")],
-    # then _poker_chart
+    # then refuse_unfit_chart
     "prize_box": [("games", "whole", 1, 32), ("spots", "whole", 2, 32), ("match", "whole", 2, None),
                   ("pictures", "group"), ("prizes", "group")],
     "symbol_count": [("spots", "whole", 1, 64), ("pictures", "group"), ("symbol", "text"),
@@ -62,7 +67,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
                            ("ties", "choice", ("win", "lose")), ("prizes", "group"),
                            ("multipliers", "group", _OPTIONAL)],
 }
-_SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
+_SAID = {"reach": '"at_least" or "exactly"', "pays": '"hand" or "count"',
+         "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
          "dealer": '"each" or "shared"'}
 
 
@@ -145,52 +151,6 @@ def _key_number_match(doc: dict[str, Any], area: dict[str, Any], where: str, ear
     if len(alls) > 1:
         raise _fail(f"{where}.specials", f"{len(alls)} win-all symbols ({', '.join(alls)}): an area has at "
                                          "most one")
-
-
-# docs/styles/poker_hand.md, section 5: the RANKS a chart lists, best first (the last: any pair's name)
-POKER_RANKS = ("five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
-               "straight", "three_of_a_kind", "two_pair", "jacks_or_better")
-POKER_PAIRS = tuple(f"{p}_or_better" for p in ("twos", "threes", "fours", "fives", "sixes", "sevens",
-                                                "eights", "nines", "tens", "jacks", "queens", "kings",
-                                                "aces"))
-
-
-def _poker_chart(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
-    """docs/styles/poker_hand.md, section 2: `five_of_a_kind` and `joker_multiplier` only with the JOKER;
-    the chart pays from the best RANK the deck makes (with the JOKER five_of_a_kind unless
-    `five_of_a_kind = false`, else royal_flush) down, each once, the one-pair line any pair's, each a prize
-    of the area (no free ticket with a multiplier), no prize twice."""
-    for key, why in (("five_of_a_kind", "without the JOKER no hand is five of a kind"),
-                     ("joker_multiplier", "without the JOKER no hand shows it")):
-        if key in area and area.get("joker") is not True:
-            raise _fail(f"{where}.{key}", f"only with joker = true ({why})")
-    ranks = POKER_RANKS if area.get("joker") and area.get("five_of_a_kind") is not False else POKER_RANKS[1:]
-    symbols = _group(doc, area["prizes"])
-    codes = [s.get("code") for s in symbols]
-    k = area.get("joker_multiplier", 1)
-    paid: list[object] = []
-    for i, item in enumerate(area["chart"]):
-        at = f"{where}.chart[{i}]"
-        if not isinstance(item, dict) or set(item) != {"hand", "prize"}:
-            raise _fail(at, "must be a table { hand, prize }")
-        pair = i == len(ranks) - 1 and item["hand"] in POKER_PAIRS
-        if i >= len(ranks) or (item["hand"] != ranks[i] and not pair):
-            said = "nothing: the chart has every rank" if i >= len(ranks) else repr(ranks[i])
-            said += " (or another pair's: 'twos_or_better' to 'aces_or_better')" \
-                if i == len(ranks) - 1 else ""
-            raise _fail(f"{at}.hand", f"{str(item['hand'])[:80]!r}, but a chart pays from the best rank "
-                                      f"down: here {said}")
-        if not isinstance(item["prize"], str) or item["prize"] not in codes:
-            raise _fail(f"{at}.prize", "not one of the area's prize symbols")
-        if k > 1 and any(s.get("code") == item["prize"] and s.get("free") for s in symbols):
-            raise _fail(f"{at}.prize", f"{item['prize']!r} is a free ticket, which a JOKER hand cannot win "
-                                       f"{k} times (joker_multiplier)")
-        if item["prize"] in paid:
-            raise _fail(f"{at}.prize", f"{item['prize']!r} is paid for another hand too (a win's prize names "
-                                       "its hand)")
-        paid.append(item["prize"])
-    if not paid:
-        raise _fail(f"{where}.chart", "list the hands that pay, best first, each with its prize")
 
 
 def _lines(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
@@ -293,10 +253,14 @@ def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, picture
         raise _fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
 
 
-def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
     """docs/styles/blackjack.md, section 2: `points` and `dealer_points` one whole number a symbol of
     their group, in range; at most 4096 hands a HAND can show."""
+    _roles(area, where, earlier, "numbers")
+    if len(_group(doc, area["numbers"])) < 2:
+        raise _fail(f"{where}.numbers", "at least 2 numbers: a hand must be able to win and to lose")
     for key, group, low, high in (("points", "numbers", 1, 99), ("dealer_points", "dealer_totals", 0, 21)):
+        _roles(area, where, earlier, group)
         size, raw = len(_group(doc, area[group])), area[key]
         if not isinstance(raw, list) or not all(type(v) is int for v in raw):
             raise _fail(f"{where}.{key}", f"a list of whole numbers, one per symbol of the group "
@@ -310,8 +274,13 @@ def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         if key == "points" and size ** area["hand_cards"] > 4096:
             raise _fail(f"{where}.hand_cards", f"{size} symbols in {area['hand_cards']} spots make "
                                                f"{size ** area['hand_cards']} hands; at most 4096")
+    c, size = area.get("dealer_cards", 1), len(_group(doc, area["dealer_totals"]))  # section 9
+    if size ** c > 4096:
+        raise _fail(f"{where}.dealer_cards", f"{size} symbols in {c} spots make {size ** c} dealer's hands; "
+                                             "at most 4096")
+    refuse_count_legend(doc, area, where)  # section 10
     k, points, dealer = area["hand_cards"], area["points"], area["dealer_points"]
-    if not (dealer and (k * max(points) > 21 or k * min(points) <= max(dealer))):  # a hand over 21, or low
+    if not (dealer and (k * max(points) > 21 or k * min(points) <= c * max(dealer))):  # over 21, or low
         raise _fail(f"{where}.dealer_points", f"no DEALER'S TOTAL lets all {area['hands']} hands lose: a "
                                               "ticket that wins nothing here needs one")
 
@@ -335,14 +304,17 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if style == "lines":
         _lines(doc, area, where)
     if style == "poker_hand":
-        _poker_chart(doc, area, where)
-    if style == "blackjack":
-        _blackjack(doc, area, where)
+        refuse_unfit_chart(doc, area, where)
+    groups = ("numbers", "dealer_totals", "prizes")  # blackjack's, in section 4's uint8 columns
+    if style == "blackjack" and max(len(_group(doc, area[g])) for g in groups) > 255:
+        raise _fail(where, "more than 255 symbols do not fit a uint8 code")
     if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
         raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":
         if not area["grids"]:
             raise _fail(f"{where}.grids", "at least one grid (a list of rows of '.' and '#')")
+        for k, rows in enumerate(area["grids"]):  # docs/styles/crossword.md section 2, in the loader's words
+            _grid_shape(rows, f"{where}.grids[{k}]")
         if "legends" in area and "legend" in area:
             raise _fail(f"{where}.legends", "one legend over all the grids (`legend`) or one a grid "
                                             "(`legends`), not both")
@@ -350,14 +322,27 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
             raise _fail(f"{where}.legend", "missing field")
 
 
-def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
+def _grid_shape(rows: object, at: str) -> None:
+    """A crossword grid: a list of rows of one length, of '.' and '#' alone, at most 30 x 30."""
+    if not isinstance(rows, list) or not rows or any(not isinstance(r, str) for r in rows):
+        raise _fail(at, "a grid is a list of rows (strings of '.' and '#')")
+    if not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+        raise _fail(at, "the rows of a grid are strings of one length")
+    if any(ch not in ".#" for r in rows for ch in r):
+        raise _fail(at, "a grid's rows hold only '.' (a letter) and '#' (no cell)")
+    if len(rows) > 30 or len(rows[0]) > 30:
+        raise _fail(at, "a grid is at most 30 x 30")
+
+
+def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]], through: str = "") -> None:
     """Each symbol group takes one role (docs/new-game.md, section 1: numbers, prizes, specials,
-    multipliers, pictures, letters), whichever areas name it."""
+    multipliers, pictures, letters), whichever areas name it; `through`: the area's groups up to that key."""
     roles: dict[str, str] = {}
     for a in [*earlier, area]:
         style = str(a.get("style"))
         order = [r[0] for r in _RULES.get(style, []) if r[1] == "group"]  # the style's reading order
         order += ["prizes", "specials"] if style == "key_number_match" else []
+        order = order[:order.index(through) + 1] if a is area and through else order
         for key in order:
             group = a.get(key)
             if not isinstance(group, str):
@@ -382,9 +367,14 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
         _check(area, where, rule)
     if style == "ticket_multiplier":
         refuse_multiplies(area, where, earlier)
+    if style == "blackjack":  # its groups' roles as the loader reads them, between its lists
+        _blackjack(doc, area, where, earlier)
     _roles(area, where, earlier)
     if style == "key_number_match":
         _key_number_match(doc, area, where, earlier)
+    if style == "keno":
+        refuse_unfit_keno(area, where, len(_group(doc, area["numbers"])),
+                          [str(s.get("code")) for s in _group(doc, area["prizes"])])
     _together(doc, area, where)
     if style == "yours_beats_theirs":
         refuse_pair_multipliers(doc, area, where)

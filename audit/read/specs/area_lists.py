@@ -276,6 +276,23 @@ def _add_up(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
             raise _fail(f"{where}.target", f"a game of {spots} numbers cannot add up to {t}")
 
 
+def refuse_count_legend(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    """docs/styles/blackjack.md, section 10: a legend only with pays = "count", by hands won, its counts
+    consecutive."""
+    if area.get("pays", "hand") == "hand" and "legend" in area:
+        raise _fail(f"{where}.legend", "unknown field: a legend is read only with pays = \"count\"")
+    if area.get("pays") != "count":
+        return
+    if "legend" not in area:
+        raise _fail(f"{where}.legend", "missing field")
+    _legend(area["legend"], f"{where}.legend", "count", area["hands"], _prizes(doc, area), "hands won")
+    for i in range(1, len(area["legend"])):
+        last, count = area["legend"][i - 1]["count"], area["legend"][i]["count"]
+        if count != last + 1:
+            raise _fail(f"{where}.legend[{i}].count", f"the legend lists consecutive counts: {last + 1}, "
+                                                      f"not {count}")
+
+
 def refuse_unshaped_lists(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     """UnusableInput naming the first item of an area's legend, patterns, exits, bonus or doubler (or its
     target) that its style's contract refuses; the area's own fields have been checked (area_fields.py)."""

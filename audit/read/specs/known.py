@@ -50,8 +50,10 @@ AREA_FIELDS: dict[str, set[str]] = {
     "lines": {"rows", "cols", "pictures", "symbol", "symbols", "lines", "prizes", "legend", "line_prizes",
               "calls"},
     "yours_beats_theirs": {"pairs", "numbers", "prizes", "ties", "multipliers"},
+    "keno": {"winning", "numbers", "prizes", "games", "key"},
     "add_up": {"games", "spots", "numbers", "target", "reach", "prizes"},
-    "blackjack": {"hands", "hand_cards", "numbers", "points", "dealer_totals", "dealer_points", "prizes"},
+    "blackjack": {"hands", "hand_cards", "numbers", "points", "dealer_totals", "dealer_points", "prizes",
+                  "dealer_cards", "pays", "legend"},
     "cards": {"games", "prizes", "ties", "deal", "dealer"},
     "bingo": {"cards", "free", "calls", "patterns", "prizes", "numbers"},
     "maze": {"rows", "cols", "arrows", "starts", "exits", "prizes"},
@@ -102,7 +104,7 @@ def _area(a: dict[str, Any], where: str) -> None:
     items = [(f"{where}.{key}[{j}]", x) for key in ("legend", "patterns", "exits")
              for j, x in enumerate(_list(a.get(key)))]
     for at, item in items:
-        if style == "symbol_count":
+        if style in ("symbol_count", "blackjack"):
             _known(item, at, {"count", "prize"})
         elif style == "crossword":
             _known(item, at, {"words", "prize"})

@@ -19,6 +19,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
+from audit.read.specs.entry_keys import ENTRY_KEYS, SYMBOL_KEYS
 from audit.read.specs.model import SpecExpectation, same
 from audit.read.specs.money import money, sign_of
 from audit.read.specs.multiplies import scaled, shown_elsewhere
@@ -255,28 +256,6 @@ class PrintSettings:
         return problems
 
 
-# Every key an area's entry in the manifest's `play` may hold beside `id` and `style`, by style (each
-# style's contract, docs/styles/<style>.md, section 3): a key the spec's area leaves out is one of these,
-# its default; any other is not the game's rules, and a field the manifest publishes (docs/manifest.md).
-ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for style, keys in {
-    "add_up": "games spots numbers target reach prizes",
-    "bingo": "numbers cards free calls patterns prizes",
-    "blackjack": "hands hand_cards numbers points dealer_totals dealer_points prizes",
-    "bonus_reveal": "spots prizes pictures most_alike",
-    "cards": "games deck ranking prizes ties deal dealer",
-    "poker_hand": "deck ranking chart prizes joker five_of_a_kind joker_multiplier",
-    "crossword": "letters alphabet grids prizes legend legends words bonus doubler",
-    "key_number_match": "winning yours numbers prizes specials match_by winning_from distinct_numbers "
-                        "decoy_weights",
-    "lines": "rows cols pictures symbol symbols lines prizes legend line_prizes calls",
-    "match_n": "spots match prizes multipliers",
-    "maze": "rows cols arrows starts exits prizes",
-    "prize_box": "games spots match pictures prizes",
-    "symbol_count": "spots pictures symbol prizes legend most_alike",
-    "ticket_multiplier": "spots pictures multipliers multipliers_on_losers multiplies",
-    "yours_beats_theirs": "pairs numbers prizes ties multipliers",
-}.items()}
-SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
 # A spec field an area may leave out, by style, with what the entry then holds (the style's contract,
 # section 3): its default, written or left out by the entry, or None, left out of the entry too, or a
 # function of the spec's area giving the default the generator resolves and writes. A spec that writes the
@@ -284,6 +263,7 @@ SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, 
 # out states another rule than the spec's (a multiplier allowed on losers, a special symbol or multiplier
 # the game has not, decoy weights, more alike pictures than read as no match): step 4 would apply it.
 LEFT_OUT: dict[str, dict[str, object]] = {
+    "blackjack": {"dealer_cards": 1, "pays": "hand", "legend": None},
     "bonus_reveal": {"most_alike": lambda area: max(1, area["spots"] - 1)},
     "cards": {"deal": "five", "dealer": "each"},
     "poker_hand": {"joker": False, "joker_multiplier": None,

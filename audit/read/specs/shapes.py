@@ -5,8 +5,9 @@ blank symbol code or a number for a caption passed `verify --spec` where `check`
 
 Each rule is (field, kind, required); kinds: text, code (text, not blank), name (a lower-case name:
 a-z, 0-9, _, starting with a letter, at most 64), whole (an integer, never a boolean), count (a whole
-number, not negative), game_number (0..9999), decimal (a multiplier: text of a finite
-number, not negative)."""
+number, not negative), order and pool (a count of tickets or shares, 1 .. the loader's 100,000,000 an
+order and 10,000,000 a pool), game_number (0..9999), decimal (a multiplier: text of a finite number, not
+negative)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.game_number import MAX_GAME_NUMBER
-from audit.read.limits import MAX_TICKET_SPOTS
+from audit.read.limits import MAX_ORDER_TICKETS, MAX_POOL_TICKETS, MAX_TICKET_SPOTS
 from audit.read.specs.area_fields import refuse_unfit_area
 from audit.read.specs.art import refuse_bad_art
 from audit.read.specs.duel_play import refuse_misshapen_duel
@@ -39,6 +40,7 @@ _GAME = {1: [("name", "text", True), ("number", "whole", False), ("kind", "kind"
 _AT_LEAST_ONE = {"order": "an order holds at least one ticket or share",
                  "pool": "a pool holds at least one ticket or share",
                  "max_wins": "a winning ticket wins at least once: 1 or more, not 0"}
+_AT_MOST = {"order": MAX_ORDER_TICKETS, "pool": MAX_POOL_TICKETS}  # tickets or shares
 _CHOICES = {"counts_per": ("order", "pool"), "counts_per_pool": ("pool",),
             "how": ("automatic", "multiplier", "all"), "free_ticket_cost": ("zero", "price"),
             "packs_neighbours": ("within packs", "across packs", "off"),
@@ -84,6 +86,8 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
             raise UnusableInput(f"{at}: must not be negative, got {value}")
         if kind in _AT_LEAST_ONE and value == 0:
             raise UnusableInput(f"{at}: {_AT_LEAST_ONE[kind]}")
+        if kind in _AT_MOST and value > _AT_MOST[kind]:  # the loader's bounds, before anything is built
+            raise UnusableInput(f"{at}: {value:,} is more than {_AT_MOST[kind]:,} per {kind}")
         if kind == "game_number" and not 0 <= value <= MAX_GAME_NUMBER:
             raise UnusableInput(f"{at}: must be 0..{MAX_GAME_NUMBER} (the first 3 digits of every ticket id, "
                                 f"4 from 1000), not {value}")
@@ -157,7 +161,7 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str,
     its style's fields are there and in range (`earlier`: the areas before it)."""
     fields = AREA_FIELDS[area["style"]]
     for key, least in _AREA_SIZES.items():
-        if key in fields and key in area:
+        if key in fields and key in area and not (key == "games" and area["style"] == "keno"):  # a list
             value = area[key]
             if isinstance(value, bool) or not isinstance(value, int):
                 raise UnusableInput(f"{where}.{key}: must be a whole number, not {value!r}")
@@ -282,6 +286,8 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
     sign = sign_of(doc)
     if fmt == 2:
         _fields(_table(doc, "printed"), "printed", _PRINTED, sign)
+        if not money(doc["printed"]["price"], "printed.price", sign):
+            raise UnusableInput("printed.price: a ticket costs more than nothing")
         play = _table(doc, "play")
         _value(play, "max_wins", "play", "max_wins", True)
         _published(doc, required=False)
@@ -320,7 +326,11 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             if foreign_amount(s.get(key, ""), sign):
                 raise UnusableInput(f"symbols[{i}].{key}: {s[key]!r} shows an amount in another currency's "
                                     f"sign: the game's currency is {game.get('currency', 'USD')} ({sign!r})")
-        if fmt == 2 and "value" in s and not s.get("free"):
+        if fmt == 2 and "value" in s and s.get("free"):
+            raise UnusableInput(f"symbols[{i}].value: a free ticket is worth the ticket price: no value")
+        if fmt == 2 and "value" in s and money(s["value"], f"symbols[{i}].value", sign) <= 0:
+            raise UnusableInput(f"symbols[{i}].value: a prize symbol is worth more than nothing")
+        if fmt == 2 and "value" in s:
             _as_printed(s, f"symbols[{i}]", sign)
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     multipliers: set[Decimal] = set()

@@ -32,13 +32,16 @@ SPOT_RULES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),
     "symbol_count": (("_spot_", ("pictures",)),),
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
-    "yours_beats_theirs": (("_yours_", ("numbers",)), ("_prize_", ("prizes",))),
+    "yours_beats_theirs": (("_yours_", ("numbers",)), ("_prize_", ("prizes",)),
+                           ("_mult_", ("multipliers",))),
+    "keno": (("_win_", ("numbers",)),),
 }
 
 
 def _rules(area: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     rules = SPOT_RULES.get(str(area.get("style")), ())
-    if area.get("style") == "lines" and area.get("line_prizes") != "shown":  # no prize spots printed
+    if (area.get("style") == "lines" and area.get("line_prizes") != "shown"  # no prize spots printed
+            or area.get("style") == "blackjack" and area.get("pays") == "count"):  # blackjack.md section 10
         rules = tuple(r for r in rules if r[0] != "_prize_")
     return rules
 

@@ -91,7 +91,7 @@ def unpaid_field(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]],
     style, paid = area.get("style"), {w["prize"] for w in wins}
     if style == "lines":
         return _lines(area, groups, paid)
-    if style == "symbol_count":
+    if style == "symbol_count" or style == "blackjack" and area.get("pays") == "count":
         return _unpaid_line(area["legend"], "legend", paid)
     if style == "bingo":
         return _unpaid_line(area["patterns"], "patterns", paid)
@@ -108,6 +108,9 @@ def unpaid_field(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]],
         return None
     if style == "poker_hand":
         return _poker_chart(area, paid)
+    if style == "keno":  # docs/styles/keno.md, section 2: a key line no win pays
+        said = _unpaid_line(area["key"], "key", paid)
+        return None if said is None else (said[0], said[1].replace("legend", "key"))
     if style == "ticket_multiplier":
         unused = (s for s in groups[area["multipliers"]] if s["code"] not in paid)
     elif style == "match_n" and "multipliers" in area:

@@ -35,6 +35,10 @@ _LISTED = {"symbol_count": ("legend", "one the legend lists",
            "bingo": ("patterns", "a pattern's",
                      "a bingo win is \"match\" (a card's highest pattern's prize)"),
            "maze": ("exits", "an exit's", "a maze win is \"match\" (the prize of the exit a path leaves by)"),
+           "keno": ("key", "one the key pays",
+                    "a keno win is \"match\" (the key's prize for a game's matches)"),
+           "blackjack_count": ("legend", "one the legend lists",
+                               "a blackjack win is \"match\" (the legend's prize for the hands won)"),
            "poker_hand": ("chart", "one the chart pays",
                           "a poker_hand win is \"match\" (the chart's prize for the hand)")}
 _NO_FREE = "a free ticket cannot be multiplied"
@@ -185,6 +189,8 @@ def _key_number_match(doc: dict[str, Any], area: dict[str, Any], how: str, by: o
 def _win(doc: dict[str, Any], area: dict[str, Any], how: str, by: object, code: str) -> None:
     """_Refused when the area's style does not take the win (its contract, section 2)."""
     style = area["style"]
+    if style == "blackjack" and area.get("pays") == "count":  # blackjack.md section 10
+        style = "blackjack_count"
     if style in _SHOWN:
         expected, said = _SHOWN[style]
         prize = _prize(_codes(doc, area["prizes"]), code)
@@ -272,7 +278,8 @@ def refuse_unwinnable(doc: dict[str, Any]) -> None:
 # of the area, or a number
 _MOST = {"symbol_count": 1, "ticket_multiplier": 1, "bonus_reveal": "spots", "prize_box": "games",
          "cards": "games", "add_up": "games", "yours_beats_theirs": "pairs", "bingo": "cards",
-         "blackjack": "hands", "maze": "starts", "key_number_match": "yours", "poker_hand": 1}
+         "blackjack": "hands", "maze": "starts", "key_number_match": "yours", "poker_hand": 1,
+         "keno": "games"}
 
 
 def _crossword_twice(area: dict[str, Any], wins: list[dict[str, Any]]) -> bool:
@@ -285,6 +292,17 @@ def _crossword_twice(area: dict[str, Any], wins: list[dict[str, Any]]) -> bool:
 
     grids = [grid(w["prize"]) for w in wins if w["how"] == "match"]
     return len(grids) != len(set(grids)) or sum(w["how"] == "bonus" for w in wins) > 1
+
+
+def _dealt(area: dict[str, Any], w: int) -> bool:
+    """docs/styles/blackjack.md, section 2: some DEALER'S TOTAL d lets w of the H HANDS win and the rest
+    lose: W(d) > 0 (a k-tuple of totals 21 or less above d) and, when w < H, L(d) > 0."""
+    k, totals = area["hand_cards"], {0}
+    for _ in range(k):
+        totals = {t + p for t in totals for p in area["points"]}
+    every = w == area["hands"]
+    return any(any(d < t <= 21 for t in totals) and (every or any(not d < t <= 21 for t in totals))
+               for d in area["dealer_points"])
 
 
 def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str, dict[str, Any]],
@@ -301,13 +319,17 @@ def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str,
         style, most_of = area["style"], _MOST.get(area["style"])
         given: Any = area[most_of] if isinstance(most_of, str) else most_of
         limit: int | None = len(given) if isinstance(given, list) else given  # a maze's starts: a list
-        if style == "lines" and "legend" in area:
+        if style == "lines" and "legend" in area or style == "blackjack" and area.get("pays") == "count":
             limit = 1
         if style == "crossword" and _crossword_twice(area, mine):
             limit = 0
         if limit is not None and len(mine) > limit:
             raise UnusableInput(f"{at}: area {area['id']!r} ({style}): {len(mine)} wins in the area; a "
                                 f"ticket wins there at most {limit} times")
+        if style == "blackjack" and mine and not _dealt(area, len(mine)):
+            h, n = area["hands"], len(mine)
+            raise UnusableInput(f"{at}: area {area['id']!r} (blackjack): no DEALER'S TOTAL lets {n} of the "
+                                f"{h} hands win and the other {h - n} lose")
     times = [w for w in wins if w["how"] == "ticket"]
     if not times:
         return

@@ -3,7 +3,7 @@ manifest's `play` entry (docs/styles/play.md) and the pool's columns and tier co
 style's contract (docs/styles/<style>.md, its no-information section) states what its features test.
 
 amounts.py: match_n, key_number_match, bonus_reveal, ticket_multiplier (and maze, which promises
-no feature: it says so); games.py: prize_box, yours_beats_theirs,
+no feature: it says so); games.py: prize_box, yours_beats_theirs, keno,
 add_up, cards (what a game that does not win shows); pictures.py: symbol_count, lines, bingo,
 crossword. Each style's function returns (chi-square features (name, codes), classifier blocks (name,
 block), what is not tested); a code below 0 leaves its row out. A style with no entry here is named
@@ -28,6 +28,7 @@ _BY_STYLE: dict[object, tuple[Feature, Columns]] = {
     "bonus_reveal": (amounts.bonus_reveal, amounts.bonus_reveal_columns),
     "prize_box": (games.prize_box, games.prize_box_columns),
     "yours_beats_theirs": (games.yours_beats_theirs, games.yours_beats_theirs_columns),
+    "keno": (games.keno, games.keno_columns),
     "add_up": (games.add_up, games.add_up_columns),
     "cards": (games.cards, games.cards_columns),
     "blackjack": (games.blackjack, games.blackjack_columns),

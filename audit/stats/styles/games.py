@@ -13,6 +13,7 @@ compared; a winning game shows its win, which is not hidden.
 | add_up | the PRIZE `<id>_prize_<g>`; each number `<id>_spot_<g*S+j>`; the game's total |
 | cards | the PRIZE `<id>_prize_<g>` (the hands are not promised: cards.md section 9) |
 | blackjack | the PRIZE `<id>_prize_<g>` (the DEALER'S TOTAL and the cards are not promised: blackjack.md 8) |
+| keno | the WINNING NUMBERS `<id>_win_<i>`, the smallest, the set (classifier); not the games (keno.md 8) |
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from audit.styles import blackjack as audit_blackjack
 from audit.styles import cards as audit_cards
 from audit.styles.interface import Reasons
 
-__all__ = ["add_up", "add_up_columns", "blackjack", "blackjack_columns", "cards", "cards_columns",
-           "prize_box", "prize_box_columns", "yours_beats_theirs", "yours_beats_theirs_columns"]
+__all__ = ["add_up", "add_up_columns", "blackjack", "blackjack_columns", "cards", "cards_columns", "keno",
+           "keno_columns", "prize_box", "prize_box_columns", "yours_beats_theirs",
+           "yours_beats_theirs_columns"]
 
 
 def _won(area: dict[str, Any], columns: list[str], get: Get) -> list[np.ndarray]:
@@ -127,8 +129,26 @@ def blackjack(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int]
     """blackjack.md section 8: among HANDS that do not win, the PRIZE; the DEALER'S TOTAL and the cards
     are not promised."""
     aid = area["id"]
+    if area.get("pays") == "count":  # section 10: no PRIZE spots; the cards are drawn by the hands won
+        return [], [], [f"layout: {aid}: the DEALER'S cards and the HANDS: drawn by how many hands the "
+                        "ticket wins (blackjack.md section 11: no promise)"]
     won = _won(area, blackjack_columns(area), get)
     tests: Tests = [(f"{aid}_prize_{h} (a PRIZE) on tickets whose hand {h} does not win, against win/lose",
                      _unless(w, get(f"{aid}_prize_{h}"))) for h, w in enumerate(won)]
     return tests, [], [f"layout: {aid}: the DEALER'S TOTAL and the cards: drawn by how many hands the ticket "
                        "wins (blackjack.md section 8: no promise)"]
+
+
+def keno_columns(area: dict[str, Any]) -> list[str]:
+    return [f"{area['id']}_win_{i}" for i in range(area["winning"])]
+
+
+def keno(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
+    """keno.md section 8: the WINNING NUMBERS (each, the smallest, the set), drawn before anything the
+    tier decides; the games are not promised."""
+    aid = area["id"]
+    win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
+    tests: Tests = [(f"{aid}_win_{i} (a WINNING NUMBER) against win/lose", w) for i, w in enumerate(win)]
+    tests.append((f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win)))
+    return tests, [(f"the set of WINNING NUMBERS of area {aid}", win)], \
+        [f"{aid}: its games (which games win, and so what the others show, is the tier's: keno.md section 8)"]

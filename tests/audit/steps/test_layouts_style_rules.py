@@ -124,6 +124,18 @@ CASES: dict[str, Case] = {
         "pa_blackjack_10", 2400, "p2",
         lambda r: {f"table_card_{2 * _first_winning_hand(r) + j}": 10 for j in range(2)},
         lambda r, v: "its wins are not its tier 'p2''s (0 win(s) paying 0 cents)", 0),
+    # blackjack.md section 10: a losing ticket's HANDS win nothing (all A + A = 22 but HAND 1, 10 + A = 21,
+    # against a dealer's 2 + 2: one HAND won, the legend's $3)
+    "blackjack count: a loser's hands winning a legend line": (
+        "va_blackjack_classic", 2400, "lose",
+        lambda r: {"table_dealer_0": 0, "table_dealer_1": 0, "table_card_0": 8}
+        | {f"table_card_{i}": 12 for i in range(1, 30)},
+        lambda r, v: "its wins are not its tier 'lose''s (1 win(s) paying 300 cents)", 300),
+    # blackjack.md section 9: the DEALER'S cards are added (A + A = 22 beats every HAND; its first card
+    # alone, 11, would not)
+    "blackjack count: the dealer's cards added": (
+        "va_blackjack_classic", 2400, "p3", lambda r: {"table_dealer_0": 12, "table_dealer_1": 12},
+        lambda r, v: "its wins are not its tier 'p3''s (0 win(s) paying 0 cents)", 0),
     # bingo.md section 5, rule 1: the caller's numbers are distinct (the second call repeats the first)
     "bingo: a caller's number twice": (
         "pattern_bingo", 2400, "lose", lambda r: {"bingo_call_1": r["bingo_call_0"]},

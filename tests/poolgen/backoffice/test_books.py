@@ -145,6 +145,9 @@ def test_a_books_ledger_edited_by_hand_is_refused_by_the_desk_and_named_by_statu
     assert books_cmd(office, "activate", books, st[:11], ob[3:10].lstrip("0") or "0").exit_code == 0
     assert books_cmd(office, "stolen", books, st[:11]).exit_code == 0
     head = invoke("books", "status", office["folder"], "--ledger", books).stdout.splitlines()[-1].split()[-1]
+    checked = invoke("books", "status", office["folder"], "--ledger", books, "--head", head)
+    assert (checked.exit_code, checked.stdout.splitlines()[-2:]) == (0, [  # the head given, said checked
+        f"ledger {books}: extends the head given, {head}", f"ledger {books}: head {head}"])
     db = sqlite3.connect(books)
     db.execute("DELETE FROM moves WHERE move_no = 3")  # the theft removed: the last row, no gap
     db.commit()

@@ -80,6 +80,7 @@ def test_a_ledger_that_extends_its_head_reconciles(office, tmp_path):
     _pay(office, ledger, 66)
     result = _reconcile(office, ledger, "--head", head)
     assert (result.exit_code, split_heads(result.output)) == (0, (
+        f"ledger {ledger}: extends the head given, {head}\n"  # the clerk sees the head was checked
         "2 payment(s), $10.00: they reconcile with the validation files and the manifest, whose "
         "signature was NOT checked (give --public-key)\n",
         {str(ledger): ledger_head(ledger)}))

@@ -52,6 +52,8 @@ def test_an_honest_ledger_of_sales_voids_and_a_payment_reconciles_with_its_heads
     rest, printed = split_heads(result.output)
     assert (result.exit_code, rest.splitlines()[-1].startswith("1 paid share(s), ")) == (0, True)
     assert printed == printed_heads(ledger)
+    assert rest.splitlines()[:-1] == [  # each head given, said to be checked
+        f"ledger {ledger}: extends the {k} head given, {h}" for k, h in heads.items()]
 
 
 def test_a_void_cleared_by_hand_is_neither_paid_nor_reconciled(einstant, tmp_path):

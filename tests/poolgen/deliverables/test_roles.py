@@ -71,3 +71,16 @@ def test_a_signed_run_names_its_signature_beside_the_manifest():
         "manifest.json, manifest.sig: holds no outcome; may leave the building to anyone"]
     assert who_gets_what(set(), later=False, signed=False) == [
         "manifest.json: holds no outcome; may leave the building to anyone"]
+
+
+def test_a_run_without_imaging_files_is_not_told_of_imaging_export_or_seal():
+    # an eInstant run's deliverables are its pool files alone: `imaging export` and `seal` refuse it
+    later = [line.split(": ")[0] for line in who_gets_what({"pool"}) if line.startswith("later, ")]
+    assert later == [
+        "later, RUN.seed (a fresh seed), contribution files",
+        "later, `proof` PDF (specimens), `report` PDF, `publish` bundle",
+        "later, `proof --real` PDF, `report --internal` PDF",
+    ]
+    printed = [line for line in who_gets_what({"pool", "imaging", "packs"}) if line.startswith("later, ")]
+    assert printed[-1] == ("later, `imaging export` CSV or fixed-width records, `seal` output: "
+                           "hold outcomes, mode 0600: the printer only (sealed)")

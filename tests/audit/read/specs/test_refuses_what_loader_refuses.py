@@ -117,13 +117,15 @@ def _nested_cases() -> list[tuple[str, tuple[Any, ...]]]:
 
 # one example or two of every style beside SPECS' (symbol_count, crossword, bingo, maze, add_up, cards and
 # its hold 'em deal and shared dealer, prize_box, yours_beats_theirs, ticket_multiplier, win-all key
-# numbers, prize per line, area_match, poker_hand's chart, blackjack, a multiplier a pair)
+# numbers, prize per line, area_match, poker_hand's chart, blackjack, a multiplier a pair,
+# keno's games and key, blackjack's count legend)
 NESTED = ["examples/five_alarm_flames", "examples/cashtastic_crossword", "examples/ar_10x_extra_crossword",
           "examples/pattern_bingo", "examples/arrow_maze", "examples/bank_roll", "examples/poker_showdown",
           "examples/holdem_poker", "examples/poker_night", "examples/lucky_pairs", "examples/high_card_duel",
           "examples/double_bag", "examples/red_hot_wild_7s", "examples/fl_loteria",
           "examples/two_million_blitz", "examples/lucky_reels_areas", "examples/poker_lotto_instant",
-          "examples/pa_blackjack_10", "examples/power_duel"]
+          "examples/pa_blackjack_10", "examples/power_duel",
+          "examples/ne_scratch_keno", "examples/va_blackjack_classic"]
 NESTED_CASES = _nested_cases()
 
 

@@ -35,6 +35,8 @@ STYLES: dict[str, tuple[str, str, list[str], list[str]]] = {
             f"games_prize_{g} (a PRIZE box) on tickets whose game {g} does not win, {WIN}",
             *(f"games_spot_{k} (a picture) on tickets whose game {g} does not win, {WIN}"
               for k in range(3 * g, 3 * g + 3)))], []),
+    "keno": ("ne_scratch_keno", "keno", [f"keno_win_{i} (a WINNING NUMBER) {WIN}" for i in range(20)],
+             []),
     "yours_beats_theirs": ("high_card_duel", "duel", [
         f"duel_{part}_{p} ({what}) on tickets whose pair {p} does not win, {WIN}" for p in range(4)
         for part, what in (("yours", "YOUR symbol"), ("theirs", "THEIR symbol"), ("prize", "a PRIZE"))], []),
@@ -144,6 +146,8 @@ LEAKS: dict[str, tuple[Callable[[pl.DataFrame, dict[str, Any]], dict[str, np.nda
               f"bingo_card0_0 (its number's place in its column) {WIN}"),
     "crossword": (lambda t, a: _sorted(t, [f"puzzle_letter_{j}" for j in range(20)]),  # in alphabet order
                   f"puzzle_letter_0 (its place in alphabet order among YOUR LETTERS) {WIN}"),
+    "keno": (lambda t, a: _sorted(t, [f"keno_win_{i}" for i in range(20)]),  # WINNING NUMBERS in order
+             f"keno_win_0 (a WINNING NUMBER) {WIN}"),
     "ticket_multiplier": (lambda t, a: {"bonus_spot_0": np.zeros(t.height)},  # every loser's picture BELL
                           f"bonus_spot_0 (a picture) on tickets showing no multiplier, {WIN}"),
 }
