@@ -41,7 +41,7 @@ _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/r
 # after the crossword letter sets were made faster, 30 s not 208; the files of 2026-12-05 placed by their
 # wall time alone on the loaded machine, `/usr/bin/time python -m pytest -p no:xdist FILE`: cards 50 s,
 # style rules 50, insider poker hands 42, poker_lab_charts 33, poker_lab 31, steps/test_packs 24, the poker
-# rankings' 20 to 22, test_blocks 18, the crowded packs 11 once its tilts were solved once), and the rest
+# rankings' 20 to 22, test_blocks 18, insider boards 12 and the crowded packs 11 once cut), and the rest
 # by their number of tests, most first: with
 # --dist loadfile (and --no-loadscope-reorder,
 # pyproject) each worker takes the next file when it is free, so long files started last would leave the
@@ -67,7 +67,8 @@ _SLOW = ("boundary/test_command_line_sweep.py", "third_engines/test_cards.py",
          "boundary/test_spec_fuzz.py", "poolgen/cli/test_generate.py", "audit/stats/test_step.py",
          "poolgen/styles/test_cards.py", "poolgen/cli/test_help.py", "third_engines/test_grid.py",
          "boundary/test_closed_stdout.py", "poolgen/run/test_generate.py", "end_to_end/test_double_bag.py",
-         "audit/steps/test_ceremony_reorder.py", "poolgen/run/test_packs_rejected_crowded.py")
+         "audit/steps/test_ceremony_reorder.py", "audit/stats/test_insider_boards.py",
+         "poolgen/run/test_packs_rejected_crowded.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
