@@ -38,17 +38,24 @@ _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/r
           "poolgen/run/test_build.py", "poolgen/styles/test_key_number_match_decoys.py")
 # Then the slowest files, slowest first (seconds, `--durations=0` summed by file, one full run on a
 # loaded machine, 2026-12-04 23:12; end_to_end/test_heldout_examples.py counted with its check as timed
-# after the crossword letter sets were made faster, 30 s not 208), and the rest by their number of tests,
-# most first: with
+# after the crossword letter sets were made faster, 30 s not 208; the files of 2026-12-05 placed by their
+# wall time alone on the loaded machine, `/usr/bin/time python -m pytest -p no:xdist FILE`: cards 50 s,
+# style rules 50, insider poker hands 42, poker_lab_charts 33, poker_lab 31, steps/test_packs 24, the poker
+# rankings' 20 to 22, test_blocks 18, insider boards 12 and the crowded packs 11 once cut), and the rest
+# by their number of tests, most first: with
 # --dist loadfile (and --no-loadscope-reorder,
 # pyproject) each worker takes the next file when it is free, so long files started last would leave the
 # other worker idle at the end. A file not listed runs with the rest; tests/test_suite_order.py checks
 # that every file named here exists.
-_SLOW = ("boundary/test_command_line_sweep.py", "end_to_end/test_heldout_examples.py",
+_SLOW = ("boundary/test_command_line_sweep.py", "third_engines/test_cards.py",
+         "audit/steps/test_layouts_style_rules.py", "audit/stats/test_insider_poker_hands.py",
+         "third_engines/test_poker_lab_charts.py", "third_engines/test_poker_lab.py",
+         "end_to_end/test_heldout_examples.py",
          "poolgen/seeds/test_ceremony.py", "boundary/test_interrupts.py",
          "boundary/test_mutated_inputs.py", "poolgen/pdf/test_proofs.py",
-         "poolgen/pdf/test_proof_faces.py", "audit/test_verify.py",
-         "poolgen/run/test_packs_rejected_crowded.py",
+         "poolgen/pdf/test_proof_faces.py", "audit/test_verify.py", "audit/steps/test_packs.py",
+         "poolgen/styles/test_poker_hand_law_joker.py", "poolgen/styles/test_poker_ranking.py",
+         "audit/steps/test_layouts_poker_hand_entry.py", "audit/steps/test_blocks.py",
          "poolgen/run/test_packs_beside.py", "boundary/test_spec_input.py",
          "end_to_end/test_example_specs.py", "end_to_end/test_primetime_payout.py",
          "audit/steps/test_deliverables.py", "end_to_end/test_blocks_example.py",
@@ -60,7 +67,8 @@ _SLOW = ("boundary/test_command_line_sweep.py", "end_to_end/test_heldout_example
          "boundary/test_spec_fuzz.py", "poolgen/cli/test_generate.py", "audit/stats/test_step.py",
          "poolgen/styles/test_cards.py", "poolgen/cli/test_help.py", "third_engines/test_grid.py",
          "boundary/test_closed_stdout.py", "poolgen/run/test_generate.py", "end_to_end/test_double_bag.py",
-         "audit/steps/test_ceremony_reorder.py")
+         "audit/steps/test_ceremony_reorder.py", "audit/stats/test_insider_boards.py",
+         "poolgen/run/test_packs_rejected_crowded.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

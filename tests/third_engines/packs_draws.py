@@ -153,10 +153,23 @@ def apart(m: int, c: int, d: int) -> int:
 Table = dict[tuple[int, int], int]  # (w, c) -> f(w, c), pairs in order of w, then c
 
 
+_TILTS: dict[tuple[object, ...], tuple[int, int]] = {}
+
+
 def pair_tilt(tables: list[tuple[int, Table]], wins: int, held: int, lo: int, hi: int,
               k: int) -> tuple[int, int]:
     """5.7 step 1 (5.9 step 2 with two tables): u, v, each the largest in [1, 2^62) keeping the packs'
-    mean w (then c) at most W / B (C / B), 4 rounds from v = 2^20; `tables` (packs using it, f)."""
+    mean w (then c) at most W / B (C / B), 4 rounds from v = 2^20; `tables` (packs using it, f). The
+    tilts read no stream: each set of arguments is solved once and kept (a pool's tries, up to 10,000
+    of them under 5.13, all ask for the same)."""
+    key = (tuple((n, tuple(t.items())) for n, t in tables), wins, held, lo, hi, k)
+    if key not in _TILTS:
+        _TILTS[key] = _solve_pair_tilt(tables, wins, held, lo, hi, k)
+    return _TILTS[key]
+
+
+def _solve_pair_tilt(tables: list[tuple[int, Table]], wins: int, held: int, lo: int, hi: int,
+                     k: int) -> tuple[int, int]:
     used = []  # (packs, its grids of terms f(w, c) 2^(20 (hi - w + k - c)) by c, then w - lo: as they
     for n, t in tables:  # are, times w, times c)
         if n:

@@ -13,7 +13,7 @@ import json
 import random
 from collections.abc import Callable
 from datetime import UTC, datetime
-from itertools import combinations, combinations_with_replacement
+from itertools import chain, combinations, combinations_with_replacement
 from pathlib import Path
 
 import numpy as np
@@ -85,7 +85,7 @@ def test_the_lab_ranks_a_known_hand_as_the_contract_does(text, rank):
 @pytest.fixture(scope="module")
 def hands() -> np.ndarray:
     """All 2,598,960 five-card hands of the 52, each in code order."""
-    return np.fromiter((c for h in combinations(range(52), 5) for c in h), dtype=np.int64).reshape(-1, 5)
+    return np.fromiter(chain.from_iterable(combinations(range(52), 5)), dtype=np.int64).reshape(-1, 5)
 
 
 def _audit_ranks(hands: np.ndarray, joker: bool) -> np.ndarray:
@@ -122,7 +122,7 @@ def test_every_five_card_hand_ranks_as_audit_ranks_it(hands):
 
 def test_every_hand_showing_the_joker_ranks_as_audit_ranks_it():
     """The JOKER in each of the five places in turn (the hand's i-th in place i % 5)."""
-    four = np.fromiter((c for h in combinations(range(52), 4) for c in h), dtype=np.int64).reshape(-1, 4)
+    four = np.fromiter(chain.from_iterable(combinations(range(52), 4)), dtype=np.int64).reshape(-1, 4)
     assert len(four) == 270725
     mine = _by_class(four, lambda rs, suited: lab.rank([lab.JOKER, *_cards(rs, suited)]))
     hands = np.insert(four, 0, lab.JOKER, axis=1)
@@ -157,7 +157,7 @@ def test_the_generators_hands_are_section_8s_each_of_the_rank_the_lab_gives_it()
     """poolgen's H for the 53-card deck (the hands a tier draws from, poker_hand.md section 8): every 5-set
     of codes 0..52 in itertools.combinations' order, each of the RANK the lab gives it."""
     made, levels = deck_hands(True)
-    assert np.array_equal(made, np.fromiter((c for h in combinations(range(53), 5) for c in h),
+    assert np.array_equal(made, np.fromiter(chain.from_iterable(combinations(range(53), 5)),
                                             dtype=np.uint8).reshape(-1, 5))
     made = made.astype(np.int64)
     joker = made[:, 4] == lab.JOKER  # a hand's codes sorted: the JOKER last
