@@ -163,7 +163,7 @@ def spaced_alone(rules: PackRules, tiers: Sequence[Tier], tickets: int) -> bool:
 
 
 def rejected_alone(rules: PackRules, tiers: Sequence[Tier], m: int, tickets: int) -> bool:
-    """Whether docs/randomness.md 5.13 draws the pool: caps and spacing rules on winning tiers the
+    """Whether docs/randomness.md 5.13 draws the pool: at most 8 caps and spacing rules on winning tiers the
     manifest lists (a `prize` read as the pool's tiers paying it), winners bounds at most (no value
     floor), that no exact case (`exact_case`: 5.2, 5.6 to 5.9) takes, neither 5.10's kind (two or more
     caps on disjoint tiers, no bounds, no spacing) nor 5.12's (two or more spacing rules, no cap); and a
@@ -171,7 +171,8 @@ def rejected_alone(rules: PackRules, tiers: Sequence[Tier], m: int, tickets: int
     `caps_alone` takes alone with the bounds, whose left-out rules cost at most 4 in all: C^2 (d - 1) / T
     a spacing rule, C^(k + 1) / (B^k (k + 1)!) a cap of k (C the manifest's count of its tiers)."""
     listed: list[PackCap | PackSpacing] = [*rules.caps, *rules.spacing]
-    if rules.min_prize_cents is not None or rules.min_prize_times is not None or not listed:
+    if (rules.min_prize_cents is not None or rules.min_prize_times is not None or not listed
+            or len(listed) > 8):  # 5.13 takes at most 8 caps and spacing rules together
         return False
     sets = [rule_tiers(r.tiers, r.prize_cents, tiers) for r in listed]
     losing = {t.id for t in tiers if t.prize_cents <= 0} | {"lose"}

@@ -231,7 +231,7 @@ def section(rules: Rules, counts: list[int], m: int, rejection: bool = True) -> 
     caps_kind = not spacing and len(caps) >= 2 and not bounded and disjoint and all(0 not in s for s in sets)
     spaced_kind = len(spacing) >= 2 and not caps and all(0 not in s for s, _ in spacing)
     if (rejection and not caps_kind and not spaced_kind and all(0 not in s for s, _ in [*caps, *spacing])
-            and rejection_base(rules, counts, m)[1] <= 4):
+            and len(caps) + len(spacing) <= 8 and rejection_base(rules, counts, m)[1] <= 4):
         return "5.13"
     raise Chain("the chain's parameters")
 

@@ -36,13 +36,15 @@ __all__ = ["MOST_COST", "acceptance", "arrange_rejected", "base_of", "cost", "ex
            "kept", "left_out", "rejected_kind"]
 
 MOST_COST = 4  # 5.13 is used iff the left-out rules' estimated cost is at most this (acceptance exp(-4))
+MOST_RULES = 8  # 5.13 searches the 2^R - 1 subsets of R caps and spacing rules: at most this many (255)
 
 
 def rejected_kind(rules: Rules) -> bool:
-    """Whether the rules are 5.13's kind, whatever their counts: caps and spacing rules on winning tiers,
-    winners bounds at most (no value floor), that no earlier section's kind takes (5.6 to 5.10, 5.12:
-    several disjoint caps alone and several spacing rules alone keep their own sections' rules)."""
-    if rules.min_cents is not None or rules.winners_only:
+    """Whether the rules are 5.13's kind, whatever their counts: at most MOST_RULES caps and spacing rules
+    on winning tiers, winners bounds at most (no value floor), that no earlier section's kind takes (5.6
+    to 5.10, 5.12: several disjoint caps alone and several spacing rules alone keep their own sections'
+    rules)."""
+    if rules.min_cents is not None or rules.winners_only or len(rules.caps) + len(rules.spacing) > MOST_RULES:
         return False
     if any(0 in tiers for tiers, _ in (*rules.caps, *rules.spacing)):
         return False

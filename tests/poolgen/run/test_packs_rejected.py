@@ -224,3 +224,15 @@ def test_any_pool_5_13_draws_meets_every_rule_and_only_pools_with_no_valid_seque
             arrange(stream, r)
         return
     _meets(r, arrange(stream, r).reshape(r.books, r.m))
+
+
+def test_more_than_eight_caps_and_spacing_rules_go_to_the_chain_not_5_13s_subset_search():
+    """5.13 searches every subset of the rules for its base (2^r - 1 of them): past MOST_RULES = 8 rules
+    it is not 5.13's kind (the chain draws the pool, randomness.md 5.13), as audit's `rejected_alone`
+    and the third engine read it; at 8 the search still runs (review12: 20 caps took `check` 58 s)."""
+    caps8 = [(A, 1)] * 7 + [(B, 2)]
+    eight = _rules(6, 40, (180, 20, 20, 20), caps=caps8, spacing=())
+    nine = _rules(6, 40, (180, 20, 20, 20), caps=caps8, spacing=((D, 2),))
+    assert rejected_kind(replace(eight, spacing=((D, 2),), caps=tuple(caps8[1:]))) is True
+    assert rejected_kind(nine) is False
+    assert exactly_rejected(nine) is False
