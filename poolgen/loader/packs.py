@@ -205,27 +205,40 @@ def _entries(r: Reader, raw: dict[str, Any], key: str,
 
 
 def _caps(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], m: int, table: str = "packs") -> list[Cap]:
-    out = []
+    out: list[Cap] = []
     for where, entry in _entries(r, raw, "caps", table):
         r.known(entry, where, {"tiers", "prize", "at_most"})
         ids, at_most = _tier_ids(r, entry, where, tiers), r.count(entry, "at_most", where)
         if at_most >= m:
             raise r.fail(f"{where}.at_most", f"{at_most} asks nothing (a {table[:-1]} holds {m} tickets); "
                                              "leave the cap out")
+        _once(r, entry, where, ids, [(c.label, c.tiers) for c in out], "cap", "the lowest at_most")
         out.append(Cap(ids, at_most, where))
     return out
 
 
+def _once(r: Reader, entry: dict[str, Any], where: str, ids: tuple[str, ...],
+          earlier: list[tuple[str, tuple[str, ...]]], kind: str, asks: str) -> None:
+    """A second rule of a kind on the same tiers asks nothing the first and it do not ask as one."""
+    for label, tiers in earlier:
+        if set(tiers) == set(ids):
+            raise r.fail(f"{where}.{'prize' if 'prize' in entry else 'tiers'}",
+                         f"the tiers of {label} again: one {kind} a set of tiers ({asks} is the rule)")
+
+
 def _spacing(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], per_book: int,
              table: str = "packs") -> list[Spacing]:
-    out = []
+    out: list[Spacing] = []
     for where, entry in _entries(r, raw, "spacing", table):
         r.known(entry, where, {"tiers", "prize", "min_distance"})
         distance = r.count(entry, "min_distance", where)
         if not 2 <= distance <= per_book:
             raise r.fail(f"{where}.min_distance", f"must be 2 (never back to back) to {per_book} (a "
                                                   f"{table[:-1]}), not {distance}")
-        out.append(Spacing(_tier_ids(r, entry, where, tiers), distance, where))
+        ids = _tier_ids(r, entry, where, tiers)
+        _once(r, entry, where, ids, [(x.label, x.tiers) for x in out], "spacing rule",
+              "the largest min_distance")
+        out.append(Spacing(ids, distance, where))
     return out
 
 

@@ -92,6 +92,15 @@ def _tiers(entry: dict[str, Any], where: str, prizes: dict[str, int | None], sig
     return tuple(listed)
 
 
+def _once(entry: dict[str, Any], where: str, tiers: tuple[str, ...],
+          earlier: list[tuple[str, tuple[str, ...], int]], kind: str, asks: str) -> None:
+    """docs/new-game.md 2b: one cap (one spacing rule) a set of tiers, as poolgen's loader reads it."""
+    for label, others, _ in earlier:
+        if set(others) == set(tiers):
+            raise _fail(f"{where}.{'prize' if 'prize' in entry else 'tiers'}",
+                        f"the tiers of {label} again: one {kind} a set of tiers ({asks} is the rule)")
+
+
 def _entries(raw: dict[str, Any], key: str, table: str) -> list[tuple[str, dict[str, Any]]]:
     if key in raw and not raw[key]:
         raise _fail(f"{table}.{key}", "an empty list asks nothing; give a rule or leave it out")
@@ -146,20 +155,23 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
                 if "prize" in entry:
                     raise _fail(f"{where}.prize", "an eInstant's prizes differ from pool to pool: name the "
                                                   "tiers (`tiers = [...]`)")
-    caps = []
+    caps: list[tuple[str, tuple[str, ...], int]] = []
     for where, entry in _entries(raw, "caps", table):
         tiers = _tiers(entry, where, prizes, sign)
         if entry["at_most"] >= m:
             raise _fail(f"{where}.at_most", f"{entry['at_most']} asks nothing (a {table[:-1]} holds {m} "
                                             "tickets); leave the cap out")
+        _once(entry, where, tiers, caps, "cap", "the lowest at_most")
         caps.append((where, tiers, entry["at_most"]))
-    spacing = []
+    spacing: list[tuple[str, tuple[str, ...], int]] = []
     for where, entry in _entries(raw, "spacing", table):
         distance = entry["min_distance"]
         if not 2 <= distance <= m:
             raise _fail(f"{where}.min_distance", f"must be 2 (never back to back) to {m} (a {table[:-1]}), "
                                                  f"not {distance}")
-        spacing.append((where, _tiers(entry, where, prizes, sign), distance))
+        tiers = _tiers(entry, where, prizes, sign)
+        _once(entry, where, tiers, spacing, "spacing rule", "the largest min_distance")
+        spacing.append((where, tiers, distance))
     for p in pools:
         _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing,
                   " when every share rounds down" if most else "", sign)
