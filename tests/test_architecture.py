@@ -188,3 +188,16 @@ def test_no_shipped_game_is_named_in_package_code():
             for path in sorted((ROOT / package).rglob("*.py")) for name in sorted(names - RULE_WORDS)
             if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", path.read_text())]  # as the game writes it
     assert said == []
+
+
+def test_no_shipped_spec_file_is_named_in_package_code():
+    """Nor its spec's file name: a help example said `poolgen generate specs/wild_side.toml --seed-file
+    ws.seed` (the examples now say specs/GAME.toml): a game's file is a game's name too."""
+    import re
+
+    stems = {p.stem for p in sorted((ROOT / "specs").rglob("*.toml"))}
+    assert len(stems) > 50 and "wild_side" in stems
+    said = [f"{path.relative_to(ROOT)}: {stem}" for package in PACKAGES
+            for path in sorted((ROOT / package).rglob("*.py")) for stem in sorted(stems)
+            if re.search(rf"(?<![\w.-]){re.escape(stem)}(?!\w)", path.read_text())]
+    assert said == []

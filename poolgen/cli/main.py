@@ -43,11 +43,11 @@ app = typer.Typer(rich_markup_mode="markdown",
 app.command("demo")(demo_cmd)
 app.command(epilog=examples(
     "poolgen check                          # every spec in ./specs/",
-    "poolgen check specs/wild_side.toml --json",
+    "poolgen check specs/GAME.toml --json",
 ))(check)
 app.command("generate", epilog=examples(
-    "poolgen generate specs/wild_side.toml --seed-file ws.seed --key key.pem",
-    "poolgen generate specs/wild_side.toml --pool p1 --key key.pem --json",
+    "poolgen generate specs/GAME.toml --seed-file game.seed --key key.pem",
+    "poolgen generate specs/GAME.toml --pool p1 --key key.pem --json",
 ))(generate_cmd)
 app.add_typer(seed.app, name="seed")
 app.add_typer(keys.app, name="keys")

@@ -18,6 +18,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_count_legend, refuse_unshaped_lists
 from audit.read.specs.codes import refuse_wide_groups
+from audit.read.specs.grids import grid_shape
 from audit.read.specs.keno_fields import refuse_unfit_keno
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.labels import refuse_label_count
@@ -313,24 +314,15 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         if not area["grids"]:
             raise _fail(f"{where}.grids", "at least one grid (a list of rows of '.' and '#')")
         for k, rows in enumerate(area["grids"]):  # docs/styles/crossword.md section 2, in the loader's words
-            _grid_shape(rows, f"{where}.grids[{k}]")
+            try:
+                grid_shape(rows)
+            except ValueError as exc:
+                raise _fail(f"{where}.grids[{k}]", str(exc)) from None
         if "legends" in area and "legend" in area:
             raise _fail(f"{where}.legends", "one legend over all the grids (`legend`) or one a grid "
                                             "(`legends`), not both")
         if "legends" not in area and "legend" not in area:
             raise _fail(f"{where}.legend", "missing field")
-
-
-def _grid_shape(rows: object, at: str) -> None:
-    """A crossword grid: a list of rows of one length, of '.' and '#' alone, at most 30 x 30."""
-    if not isinstance(rows, list) or not rows or any(not isinstance(r, str) for r in rows):
-        raise _fail(at, "a grid is a list of rows (strings of '.' and '#')")
-    if not rows[0] or any(len(r) != len(rows[0]) for r in rows):
-        raise _fail(at, "the rows of a grid are strings of one length")
-    if any(ch not in ".#" for r in rows for ch in r):
-        raise _fail(at, "a grid's rows hold only '.' (a letter) and '#' (no cell)")
-    if len(rows) > 30 or len(rows[0]) > 30:
-        raise _fail(at, "a grid is at most 30 x 30")
 
 
 def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]], through: str = "") -> None:

@@ -14,13 +14,14 @@ from typing import Any
 
 from audit.errors import UnusableInput
 
-__all__ = ["grid_words", "refuse_unfit_counts"]
+__all__ = ["grid_shape", "grid_words", "refuse_unfit_counts"]
 
 MAX_LETTER_SETS = 2_000_000  # docs/styles/crossword.md, section 2: C(A, L)
 
 
-def _words(rows: object) -> int:
-    """The number of words of a grid, or ValueError saying why it is not one (the loader's words)."""
+def grid_shape(rows: object) -> list[str]:
+    """The rows of a grid, or ValueError saying why they are not one (the loader's words): a list of rows
+    of one length, of '.' and '#' alone, at most 30 x 30."""
     if not isinstance(rows, list) or not rows or any(not isinstance(r, str) for r in rows):
         raise ValueError("a grid is a list of rows (strings of '.' and '#')")
     w = len(rows[0])
@@ -30,6 +31,13 @@ def _words(rows: object) -> int:
         raise ValueError("a grid's rows hold only '.' (a letter) and '#' (no cell)")
     if len(rows) > 30 or w > 30:
         raise ValueError("a grid is at most 30 x 30")
+    return rows
+
+
+def _words(grid: object) -> int:
+    """The number of words of a grid, or ValueError saying why it is not one (the loader's words)."""
+    rows = grid_shape(grid)
+    w = len(rows[0])
     cells = [(i, j) for i, r in enumerate(rows) for j, ch in enumerate(r) if ch == "."]
     index = {rc: k for k, rc in enumerate(cells)}
     words: list[list[int]] = []
